@@ -1,0 +1,176 @@
+"""The referee's own configuration file (``referee.yaml``).
+
+The embedded default needs no server: SQLite for the store and Maildir folders
+for mail in and out.  The same file switches to IMAP and SMTP.  Passwords may
+be given through the environment (``password_env``) so the file can be shared.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DEFAULT_NAME = "referee.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ImapIn(_Strict):
+    host: str
+    port: int = 993
+    user: str
+    password: str | None = None
+    password_env: str | None = None
+    security: Literal["ssl", "starttls", "plain"] = "ssl"
+    folder: str = "INBOX"
+    processed: str = "Referee/Processed"
+    refused: str = "Referee/Refused"
+
+    def secret(self) -> str:
+        return _secret(self.password, self.password_env, "imap")
+
+
+class SmtpOut(_Strict):
+    host: str
+    port: int = 587
+    user: str | None = None
+    password: str | None = None
+    password_env: str | None = None
+    security: Literal["ssl", "starttls", "plain"] = "starttls"
+
+    def secret(self) -> str | None:
+        if self.user is None:
+            return None
+        return _secret(self.password, self.password_env, "smtp")
+
+
+class MailIn(_Strict):
+    maildir: Path | None = None
+    imap: ImapIn | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.maildir is None) == (self.imap is None):
+            raise ValueError("mail_in needs exactly one of 'maildir' or 'imap'")
+        return self
+
+
+class MailOut(_Strict):
+    maildir: Path | None = None
+    smtp: SmtpOut | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.maildir is None) == (self.smtp is None):
+            raise ValueError("mail_out needs exactly one of 'maildir' or 'smtp'")
+        return self
+
+
+class Config(_Strict):
+    address: str = "referee@localhost"
+    store: Path = Path("referee.sqlite")
+    archive: Path = Path("turns")
+    mail_in: MailIn = Field(default_factory=lambda: MailIn(maildir=Path("mail/in")))
+    mail_out: MailOut = Field(default_factory=lambda: MailOut(maildir=Path("mail/out")))
+    poll_interval: float = 60.0
+    rate_limit_per_hour: int = 30
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2] or "localhost"
+
+    def resolved(self, base: Path) -> "Config":
+        """Relative paths are taken from the configuration file's folder."""
+
+        def fix(p: Path | None) -> Path | None:
+            return None if p is None or p.is_absolute() else base / p
+
+        c = self.model_copy(deep=True)
+        c.store = fix(c.store) or c.store
+        c.archive = fix(c.archive) or c.archive
+        if c.mail_in.maildir is not None:
+            c.mail_in.maildir = fix(c.mail_in.maildir)
+        if c.mail_out.maildir is not None:
+            c.mail_out.maildir = fix(c.mail_out.maildir)
+        return c
+
+
+def _secret(value: str | None, env: str | None, what: str) -> str:
+    if value is not None:
+        return value
+    if env and env in os.environ:
+        return os.environ[env]
+    raise ValueError(f"{what}: give 'password' or set the environment variable named in 'password_env'")
+
+
+def load(path: Path | None = None) -> Config:
+    """Read the configuration; without a file, the embedded default in the
+    current folder."""
+    path = path or Path(DEFAULT_NAME)
+    if not path.exists():
+        return Config().resolved(Path.cwd())
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return Config.model_validate(data).resolved(path.resolve().parent)
+
+
+STARTER = """\
+# referee configuration (written by `referee init`).
+# Relative paths are taken from this file's folder.
+
+# The referee's own address: the From: of every mail it sends, and the
+# address players write to.
+address: referee@localhost
+
+# Store: one SQLite file.
+store: referee.sqlite
+
+# Archive of every match: raw mails, orders, logs, state hashes, reports.
+archive: turns
+
+# Mail in.  Embedded default: a Maildir folder (drop mails into mail/in/new).
+mail_in:
+  maildir: mail/in
+# For a real mailbox, replace the two lines above with:
+# mail_in:
+#   imap:
+#     host: imap.example.org
+#     port: 993
+#     security: ssl            # ssl | starttls | plain (plain only on loopback)
+#     user: referee@example.org
+#     password_env: REFEREE_IMAP_PASSWORD
+#     folder: INBOX
+#     processed: Referee/Processed
+#     refused: Referee/Refused
+
+# Mail out.  Embedded default: a Maildir folder you can read with any mail client.
+mail_out:
+  maildir: mail/out
+# For real delivery:
+# mail_out:
+#   smtp:
+#     host: smtp.example.org
+#     port: 587
+#     security: starttls       # starttls | ssl | plain
+#     user: referee@example.org
+#     password_env: REFEREE_SMTP_PASSWORD
+
+# Seconds between mailbox polls when the server offers no IMAP IDLE.
+poll_interval: 60
+
+# At most this many mails per sender and hour get an answer.
+rate_limit_per_hour: 30
+"""
+
+
+def write_starter(folder: Path) -> Path:
+    path = folder / DEFAULT_NAME
+    if path.exists():
+        raise FileExistsError(f"{path} exists already; not overwritten")
+    path.write_text(STARTER, encoding="utf-8")
+    Config.model_validate(yaml.safe_load(STARTER))  # the starter must stay loadable
+    return path
