@@ -1,0 +1,66 @@
+"""Build the referee's outgoing mail: UTF-8, threaded, marked as automatic."""
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Iterable, Literal, Sequence
+
+AUTO_VALUES = ("auto-replied", "auto-generated")
+
+
+def new_message_id(domain: str) -> str:
+    return f"<{uuid.uuid4().hex}@{domain}>"
+
+
+def _as_list(value: str | Sequence[str]) -> list[str]:
+    return [value] if isinstance(value, str) else [v for v in value]
+
+
+def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
+            html: str | None = None, *, in_reply_to: str | None = None,
+            references: Iterable[str] = (),
+            auto: Literal["auto-replied", "auto-generated"] = "auto-replied",
+            domain: str, message_id: str | None = None, cc: str | Sequence[str] = (),
+            date: datetime | None = None) -> EmailMessage:
+    """One message, ready for ``MailSink.send``.
+
+    ``auto`` is "auto-replied" for answers to a player's mail and
+    "auto-generated" for reports and reminders (RFC 3834).  Bodies are
+    quoted-printable so long report lines survive any relay; the message
+    uses ``policy.SMTP`` and serialises with CRLF line ends.
+    """
+    if auto not in AUTO_VALUES:
+        raise ValueError(f"auto must be one of {AUTO_VALUES}, not {auto!r}")
+    msg = EmailMessage(policy=policy.SMTP)
+    msg["From"] = from_addr
+    msg["To"] = ", ".join(_as_list(to))
+    cc_list = _as_list(cc)
+    if cc_list:
+        msg["Cc"] = ", ".join(cc_list)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Message-ID"] = message_id or new_message_id(domain)
+    refs = [r for r in references if r]
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        if in_reply_to not in refs:
+            refs.append(in_reply_to)
+    if refs:
+        # Keep order, drop repeats; very long chains keep the first and the latest ids.
+        seen: list[str] = []
+        for ref in refs:
+            if ref not in seen:
+                seen.append(ref)
+        if len(seen) > 20:
+            seen = seen[:1] + seen[-19:]
+        msg["References"] = " ".join(seen)
+    msg["Auto-Submitted"] = auto
+    # Asks Exchange-style servers not to send out-of-office replies to us.
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg.set_content(text, charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
+    return msg

@@ -1,0 +1,106 @@
+"""Header decoding that never raises, for mail parsed with ``policy.compat32``.
+
+compat32 keeps header values as the raw text; these helpers decode RFC 2047
+encoded words and stray 8-bit bytes (UTF-8 first, then Latin-1) themselves,
+so a malformed header yields its best-effort text instead of an exception.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from email.header import decode_header, make_header
+from email.message import Message
+from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+
+
+def _unescape_8bit(value: str) -> str:
+    # The bytes parser keeps non-ASCII header bytes as surrogate escapes.
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        data = value.encode("utf-8", "surrogateescape")
+    for charset in ("utf-8", "latin-1"):
+        try:
+            return data.decode(charset)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", "replace")
+
+
+def _raw(msg: Message, name: str) -> str | None:
+    try:
+        value = msg.get(name)
+    except Exception:
+        return None
+    if value is None:
+        return None
+    return _unescape_8bit(str(value))
+
+
+def text(msg: Message, name: str) -> str | None:
+    """The decoded value of header ``name`` (None if absent)."""
+    value = _raw(msg, name)
+    if value is None:
+        return None
+    try:
+        decoded = str(make_header(decode_header(value)))
+    except Exception:
+        decoded = value
+    return " ".join(decoded.split())
+
+
+def raw(msg: Message, name: str) -> str | None:
+    """The undecoded value of header ``name``, whitespace unfolded."""
+    value = _raw(msg, name)
+    return None if value is None else " ".join(value.split())
+
+
+def address(msg: Message, name: str) -> tuple[str, str]:
+    """(display name, lower-cased addr-spec) of the first address in ``name``."""
+    value = _raw(msg, name)
+    if not value:
+        return "", ""
+    try:
+        display, addr = parseaddr(value)
+    except Exception:
+        return "", ""
+    try:
+        display = str(make_header(decode_header(display))) if display else ""
+    except Exception:
+        pass
+    return " ".join(display.split()), addr.strip().lower()
+
+
+def addresses(msg: Message, name: str) -> tuple[str, ...]:
+    """Every lower-cased addr-spec in all ``name`` headers."""
+    try:
+        values = [_unescape_8bit(str(v)) for v in msg.get_all(name) or []]
+        return tuple(a.strip().lower() for _, a in getaddresses(values) if a.strip())
+    except Exception:
+        return ()
+
+
+def date(msg: Message) -> datetime | None:
+    value = _raw(msg, "Date")
+    if not value:
+        return None
+    try:
+        when = parsedate_to_datetime(value)
+    except Exception:
+        return None
+    if when is None:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+
+
+def message_ids(value: str | None) -> tuple[str, ...]:
+    """The ``<...>`` ids in a Message-ID / References / In-Reply-To value."""
+    if not value:
+        return ()
+    ids: list[str] = []
+    for part in value.replace(">", "> ").split():
+        part = part.strip(",")
+        if part.startswith("<") and part.endswith(">") and len(part) > 2 and "@" in part:
+            if part not in ids:
+                ids.append(part)
+    return tuple(ids)

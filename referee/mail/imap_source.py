@@ -1,0 +1,267 @@
+"""IMAP mail source (imapclient): bulk fetch, move after commit, IDLE, reconnects.
+
+Refs are ``"<UIDVALIDITY>:<UID>"``.  If the folder's UIDVALIDITY changes
+between ``fetch`` and ``done`` (the mailbox was recreated), the UID no longer
+names the same mail, so ``done`` finds the mail again by Message-ID and
+content hash instead of moving whatever now carries that UID.
+"""
+from __future__ import annotations
+
+import hashlib
+import imaplib
+import logging
+import re
+import socket
+import ssl
+import time
+from typing import Callable, Iterable
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
+
+from .errors import MailSourceError
+from .source import OUTCOMES, _check_outcome
+
+log = logging.getLogger(__name__)
+
+SECURITIES = ("plain", "starttls", "ssl")
+_MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(<[^>\r\n]+>)", re.IGNORECASE | re.MULTILINE)
+_RETRYABLE = (IMAPClientAbortError, imaplib.IMAP4.abort, OSError, socket.timeout, ssl.SSLError)
+
+
+def _message_id(raw: bytes) -> str | None:
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    match = _MESSAGE_ID.search(head)
+    return match.group(1).decode("ascii", "replace") if match else None
+
+
+class ImapSource:
+    """Reads ``folder`` over IMAP; ``done`` moves mail to the outcome's folder.
+
+    Connection losses are retried with exponential backoff (``backoff``,
+    doubling up to ``max_backoff``); after ``max_failures`` failures in a row
+    a ``MailSourceError`` says what went wrong.  A refused login is raised at
+    once (retrying cannot fix a password).
+    """
+
+    def __init__(self, host: str, port: int, user: str, password: str,
+                 security: str = "plain", folder: str = "INBOX",
+                 processed: str = "Referee/Processed", refused: str = "Referee/Refused",
+                 ssl_context: ssl.SSLContext | None = None, *,
+                 ignored: str = "Referee/Ignored", timeout: float = 30.0, chunk: int = 250,
+                 max_failures: int = 5, backoff: float = 0.5, max_backoff: float = 30.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        if security not in SECURITIES:
+            raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
+        self.host, self.port, self.user, self._password = host, port, user, password
+        self.security, self.ssl_context, self.timeout = security, ssl_context, timeout
+        self.folder = folder
+        self.targets = {"processed": processed, "refused": refused, "ignored": ignored}
+        self.chunk, self.max_failures = chunk, max_failures
+        self.backoff, self.max_backoff, self._sleep = backoff, max_backoff, sleep
+        self.uidvalidity: int | None = None
+        self.reconnects = 0
+        self._client: IMAPClient | None = None
+        self._idle_ok = False
+        self._created: set[str] = set()
+        self._fetched: dict[str, tuple[str | None, str]] = {}
+        self._name: Callable[[str], str] = lambda value: value  # set on connect
+
+    # -- connection ------------------------------------------------------
+    def _connect(self) -> IMAPClient:
+        ctx = self.ssl_context or ssl.create_default_context()
+        if self.security == "ssl":
+            client = IMAPClient(self.host, port=self.port, ssl=True, ssl_context=ctx,
+                                timeout=self.timeout)
+        else:
+            client = IMAPClient(self.host, port=self.port, ssl=False, timeout=self.timeout)
+        try:
+            if self.security == "starttls":
+                client.starttls(ctx)
+            client.login(self.user, self._password)
+            self._idle_ok = client.has_capability("IDLE")
+            self._server_names(client)
+            self._select(client)
+        except BaseException:
+            try:
+                client.shutdown()
+            except Exception:
+                pass
+            raise
+        return client
+
+    def _server_names(self, client: IMAPClient) -> None:
+        # Folder names are configured with "/"; servers may use "." and a prefix.
+        prefix, delim = "", "/"
+        try:
+            personal = client.namespace().personal
+            if personal:
+                prefix, delim = personal[0][0] or "", personal[0][1] or "/"
+        except IMAPClientError:
+            pass
+        if isinstance(delim, bytes):
+            delim = delim.decode()
+
+        def name(value: str) -> str:
+            if value.upper() == "INBOX":
+                return "INBOX"
+            value = value.replace("/", delim)
+            return value if not prefix or value.startswith(prefix) else prefix + value
+
+        self._name = name
+
+    def _select(self, client: IMAPClient) -> None:
+        info = client.select_folder(self._name(self.folder))
+        validity = int(info[b"UIDVALIDITY"])
+        if self.uidvalidity is not None and validity != self.uidvalidity:
+            log.warning("UIDVALIDITY of %s changed from %s to %s: fetched refs are matched "
+                        "by Message-ID from now on", self.folder, self.uidvalidity, validity)
+        self.uidvalidity = validity
+
+    def _discard(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.shutdown()
+            except Exception:
+                pass
+
+    def _call(self, op: Callable[[IMAPClient], object]):
+        failures = 0
+        while True:
+            try:
+                if self._client is None:
+                    self._client = self._connect()
+                    if failures:
+                        self.reconnects += 1
+                return op(self._client)
+            except LoginError as exc:
+                self._discard()
+                raise MailSourceError(f"IMAP login as {self.user!r} refused: {exc}") from exc
+            except _RETRYABLE as exc:
+                self._discard()
+                failures += 1
+                if failures >= self.max_failures:
+                    raise MailSourceError(
+                        f"IMAP {self.host}:{self.port} unreachable after {failures} attempts: "
+                        f"{exc!r}") from exc
+                delay = min(self.backoff * 2 ** (failures - 1), self.max_backoff)
+                log.warning("IMAP connection problem (%r); retry %d in %.1fs", exc, failures, delay)
+                self._sleep(delay)
+            except IMAPClientError as exc:
+                raise MailSourceError(f"IMAP command failed: {exc}") from exc
+
+    # -- MailSource ------------------------------------------------------
+    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
+        def op(client: IMAPClient) -> list[tuple[str, bytes]]:
+            self._select(client)  # also notices a changed UIDVALIDITY
+            uids = sorted(client.search(["ALL"]))[:limit]
+            out: list[tuple[str, bytes]] = []
+            for start in range(0, len(uids), self.chunk):
+                part = uids[start:start + self.chunk]
+                response = client.fetch(part, ["BODY.PEEK[]"])
+                for uid in part:
+                    raw = response.get(uid, {}).get(b"BODY[]")
+                    if raw is None:  # expunged meanwhile
+                        continue
+                    ref = f"{self.uidvalidity}:{uid}"
+                    self._fetched[ref] = (_message_id(raw), hashlib.sha256(raw).hexdigest())
+                    out.append((ref, raw))
+            return out
+        return self._call(op)
+
+    def done(self, ref: str, outcome: str) -> None:
+        self.done_many([ref], outcome)
+
+    def done_many(self, refs: Iterable[str], outcome: str) -> None:
+        """``done`` for several refs with one MOVE (same effect, fewer round trips)."""
+        _check_outcome(outcome)
+        refs = list(refs)
+        if not refs:
+            return
+
+        def op(client: IMAPClient) -> None:
+            folder = self._name(self.targets[outcome])
+            self._ensure_folder(client, folder)
+            uids = self._locate(client, refs)
+            if uids:
+                if client.has_capability("MOVE"):
+                    client.move(uids, folder)
+                else:
+                    client.copy(uids, folder)
+                    client.delete_messages(uids)
+                    if client.has_capability("UIDPLUS"):
+                        client.uid_expunge(uids)
+                    else:
+                        client.expunge()
+            for ref in refs:
+                self._fetched.pop(ref, None)
+        self._call(op)
+
+    def _ensure_folder(self, client: IMAPClient, folder: str) -> None:
+        if folder in self._created:
+            return
+        if not client.folder_exists(folder):
+            try:
+                client.create_folder(folder)
+            except IMAPClientError:
+                if not client.folder_exists(folder):  # lost a race: fine if it exists now
+                    raise
+        self._created.add(folder)
+
+    def _locate(self, client: IMAPClient, refs: list[str]) -> list[int]:
+        """Current UIDs of the mails behind ``refs`` that are still in the folder."""
+        wanted: list[int] = []
+        stale: list[str] = []
+        for ref in refs:
+            validity, _, uid = ref.partition(":")
+            if validity == str(self.uidvalidity):
+                wanted.append(int(uid))
+            else:
+                stale.append(ref)
+        present = set(client.search(["UID", ",".join(map(str, wanted))])) if wanted else set()
+        uids = [u for u in wanted if u in present]
+        for ref in stale:
+            message_id, digest = self._fetched.get(ref, (None, ""))
+            if message_id is None:
+                log.warning("cannot find %s after a UIDVALIDITY change; it will be fetched again",
+                            ref)
+                continue
+            candidates = client.search(["HEADER", "Message-ID", message_id])
+            if candidates:
+                bodies = client.fetch(candidates, ["BODY.PEEK[]"])
+                for uid, data in bodies.items():
+                    raw = data.get(b"BODY[]") or b""
+                    if hashlib.sha256(raw).hexdigest() == digest and uid not in uids:
+                        uids.append(uid)
+        return uids
+
+    def wait(self, timeout: float) -> None:
+        """IDLE until something happens (or sleep without IDLE); at once if mail waits."""
+        timeout = max(0.0, min(timeout, 25 * 60))  # RFC 2177: re-issue IDLE within 29 min
+
+        def op(client: IMAPClient) -> bool:
+            if client.search(["ALL"]):
+                return False
+            if not self._idle_ok:
+                return True
+            client.idle()
+            try:
+                client.idle_check(timeout=timeout)
+            finally:
+                client.idle_done()
+            return False
+
+        if self._call(op):
+            self._sleep(timeout)
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.logout()
+            except Exception:
+                try:
+                    client.shutdown()
+                except Exception:
+                    pass

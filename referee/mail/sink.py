@@ -1,0 +1,181 @@
+"""Where the referee's mail goes: a Maildir folder or an SMTP server."""
+from __future__ import annotations
+
+import copy
+import mailbox
+import smtplib
+import socket
+import ssl
+from email import policy
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+from pathlib import Path
+from typing import Protocol
+
+from .errors import PermanentMailError, TemporaryMailError
+
+SECURITIES = ("plain", "starttls", "ssl")
+
+
+class MailSink(Protocol):
+    def send(self, msg: EmailMessage) -> None:
+        """Deliver ``msg``; raise TemporaryMailError (retry) or PermanentMailError."""
+
+
+def message_bytes(msg: EmailMessage) -> bytes:
+    """The message as CRLF-clean wire bytes."""
+    return msg.as_bytes(policy=policy.SMTP)
+
+
+def envelope(msg: EmailMessage) -> tuple[str, list[str]]:
+    """(MAIL FROM, RCPT TO list) from the message's own headers."""
+    sender = parseaddr(str(msg.get("Sender") or msg.get("From") or ""))[1]
+    values = [str(v) for name in ("To", "Cc", "Bcc") for v in (msg.get_all(name) or [])]
+    rcpts: list[str] = []
+    for _, addr in getaddresses(values):
+        if addr and addr not in rcpts:
+            rcpts.append(addr)
+    return sender, rcpts
+
+
+class MaildirSink:
+    """Writes each message as one file into ``path`` (a Maildir, created if missing)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._box = mailbox.Maildir(str(self.path), factory=None, create=True)
+
+    def send(self, msg: EmailMessage) -> None:
+        data = msg.as_bytes(policy=policy.default)  # Maildir files use LF line ends
+        try:
+            self._box.add(data)
+        except OSError as exc:
+            raise TemporaryMailError(f"cannot write to Maildir {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        self._box.close()
+
+
+class SmtpSink:
+    """Sends through one SMTP connection, reopened when the server dropped it.
+
+    security: "plain" (loopback or trusted networks), "starttls" or "ssl"
+    (implicit TLS).  Error classes: connection refused, timeouts, drops and 4xx
+    replies are temporary; 5xx replies, a missing STARTTLS/AUTH capability and
+    a certificate that does not verify are permanent (retrying cannot help).
+    """
+
+    def __init__(self, host: str, port: int, user: str | None = None,
+                 password: str | None = None, security: str = "plain",
+                 ssl_context: ssl.SSLContext | None = None, *, timeout: float = 30.0,
+                 local_hostname: str | None = None) -> None:
+        if security not in SECURITIES:
+            raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
+        self.host, self.port = host, port
+        self.user, self.password = user, password
+        self.security = security
+        self.ssl_context = ssl_context
+        self.timeout = timeout
+        self.local_hostname = local_hostname
+        self._smtp: smtplib.SMTP | None = None
+
+    # -- connection ------------------------------------------------------
+    def _context(self) -> ssl.SSLContext:
+        return self.ssl_context or ssl.create_default_context()
+
+    def _connect(self) -> smtplib.SMTP:
+        if self.security == "ssl":
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
+                                                  local_hostname=self.local_hostname,
+                                                  context=self._context())
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout,
+                                local_hostname=self.local_hostname)
+        try:
+            smtp.ehlo()
+            if self.security == "starttls":
+                smtp.starttls(context=self._context())
+                smtp.ehlo()
+            if self.user is not None:
+                smtp.login(self.user, self.password or "")
+        except BaseException:
+            smtp.close()
+            raise
+        return smtp
+
+    def _connection(self) -> smtplib.SMTP:
+        if self._smtp is not None:
+            try:
+                if self._smtp.noop()[0] == 250:
+                    return self._smtp
+            except (smtplib.SMTPException, OSError):
+                pass
+            self._drop()
+        self._smtp = self._connect()
+        return self._smtp
+
+    def _drop(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.close()
+            finally:
+                self._smtp = None
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+            self._drop()
+
+    # -- sending ---------------------------------------------------------
+    def send(self, msg: EmailMessage) -> None:
+        sender, rcpts = envelope(msg)
+        if not rcpts:
+            raise PermanentMailError("message has no recipients")
+        if msg.get("Bcc") is not None:  # Bcc goes in the envelope only
+            msg = copy.deepcopy(msg)
+            del msg["Bcc"]
+        data = message_bytes(msg)
+        try:
+            refused = self._connection().sendmail(sender, rcpts, data)
+        except smtplib.SMTPRecipientsRefused as exc:
+            self._drop()
+            raise _refused_error(exc.recipients, delivered=()) from exc
+        except smtplib.SMTPResponseException as exc:
+            self._drop()
+            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) \
+                else str(exc.smtp_error)
+            raise _by_code(exc.smtp_code, f"SMTP {exc.smtp_code} {text}") from exc
+        except smtplib.SMTPNotSupportedError as exc:
+            self._drop()
+            raise PermanentMailError(f"SMTP server lacks a needed capability: {exc}") from exc
+        except ssl.SSLCertVerificationError as exc:
+            self._drop()
+            raise PermanentMailError(f"SMTP server certificate rejected: {exc}") from exc
+        except (smtplib.SMTPException, OSError, socket.timeout) as exc:
+            self._drop()
+            raise TemporaryMailError(f"SMTP {self.host}:{self.port} unavailable: {exc!r}") from exc
+        if refused:
+            delivered = tuple(r for r in rcpts if r not in refused)
+            raise _refused_error(refused, delivered=delivered)
+
+
+def _by_code(code: int, message: str) -> Exception:
+    if 500 <= code < 600:
+        return PermanentMailError(message, code=code)
+    return TemporaryMailError(message, code=code if code > 0 else None)
+
+
+def _refused_error(recipients: dict, delivered: tuple[str, ...]) -> Exception:
+    refused = {addr: (code, resp.decode("utf-8", "replace") if isinstance(resp, bytes) else str(resp))
+               for addr, (code, resp) in recipients.items()}
+    summary = "; ".join(f"{a}: {c} {t}" for a, (c, t) in refused.items())
+    if not delivered and all(400 <= c < 500 for c, _ in refused.values()):
+        return TemporaryMailError(f"recipients deferred: {summary}",
+                                  code=next(iter(refused.values()))[0])
+    # Some went through (a retry would duplicate them) or a refusal is final.
+    return PermanentMailError(f"recipients refused: {summary}",
+                              code=next(iter(refused.values()))[0],
+                              refused=refused, delivered=delivered)

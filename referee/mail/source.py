@@ -1,0 +1,119 @@
+"""Where mail comes from: the ``MailSource`` seam and the Maildir source.
+
+A source hands out mail that is not yet done; the core calls ``done`` only
+after it committed the mail's effect, so a crash in between means the mail is
+fetched again (the core dedupes on Message-ID + content hash).
+
+Maildir layout: mail is read from ``new/`` and ``cur/`` of the folder; ``done``
+moves the file (one atomic rename) into the Maildir++ sub-folders
+``.Processed``, ``.Refused`` or ``.Ignored`` (their ``cur/``, flagged seen),
+which any IMAP server or mail client shows as sub-folders.
+"""
+from __future__ import annotations
+
+import mailbox
+import os
+import time
+from pathlib import Path
+from typing import Protocol
+
+OUTCOMES = ("processed", "refused", "ignored")
+
+
+class MailSource(Protocol):
+    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
+        """Up to ``limit`` (ref, raw) pairs not yet done, oldest first."""
+
+    def done(self, ref: str, outcome: str) -> None:
+        """Move/flag ``ref`` as "processed" | "refused" | "ignored" (after commit)."""
+
+    def wait(self, timeout: float) -> None:
+        """Return when mail may be waiting, at the latest after ``timeout`` seconds."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+def _check_outcome(outcome: str) -> None:
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {OUTCOMES}, not {outcome!r}")
+
+
+class MaildirSource:
+    """Reads a Maildir folder (created if missing) with stdlib ``mailbox``."""
+
+    FOLDERS = {"processed": "Processed", "refused": "Refused", "ignored": "Ignored"}
+
+    def __init__(self, path: str | Path, *, poll_interval: float = 0.2) -> None:
+        self.path = Path(path)
+        self.poll_interval = poll_interval
+        self._box = mailbox.Maildir(str(self.path), factory=None, create=True)
+        for name in self.FOLDERS.values():
+            if name not in self._box.list_folders():
+                self._box.add_folder(name)
+
+    def _files(self) -> list[tuple[float, str, Path]]:
+        found = []
+        for sub in ("new", "cur"):
+            try:
+                entries = list(os.scandir(self.path / sub))
+            except FileNotFoundError:
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    mtime = entry.stat().st_mtime
+                except FileNotFoundError:  # moved away meanwhile
+                    continue
+                found.append((mtime, entry.name, Path(entry.path)))
+        found.sort()
+        return found
+
+    def _locate(self, ref: str) -> Path | None:
+        # ref is the Maildir key: the file name without the ":2,FLAGS" info.
+        for _, name, path in self._files():
+            if name.split(self._box.colon, 1)[0] == ref:
+                return path
+        return None
+
+    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
+        out: list[tuple[str, bytes]] = []
+        for _, name, path in self._files()[:limit]:
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                continue
+            out.append((name.split(self._box.colon, 1)[0], raw))
+        return out
+
+    def done(self, ref: str, outcome: str) -> None:
+        _check_outcome(outcome)
+        path = self._locate(ref)
+        if path is None:
+            return  # already moved: done() is safe to repeat
+        target = self.path / ("." + self.FOLDERS[outcome]) / "cur" / f"{ref}{self._box.colon}2,S"
+        os.replace(path, target)
+
+    def pending(self) -> int:
+        return len(self._files())
+
+    def wait(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while self.pending() == 0:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(self.poll_interval, left))
+
+    def close(self) -> None:
+        self._box.close()
+
+
+def __getattr__(name: str):
+    # ImapSource lives in its own module; importing it here lazily keeps
+    # "from referee.mail.source import ImapSource" working.
+    if name == "ImapSource":
+        from .imap_source import ImapSource
+        return ImapSource
+    raise AttributeError(name)

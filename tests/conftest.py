@@ -1,0 +1,28 @@
+"""Shared pytest fixtures: real mail servers (see mailservers.py).
+
+``mailservers`` gives a clean view (mailboxes emptied, captures cleared) of
+one Dovecot + aiosmtpd set started once per session, only when a test asks.
+If the servers cannot start the fixture raises: such tests fail, never skip.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mailservers import MailServers, running_mailservers  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def mailservers_session() -> MailServers:
+    with running_mailservers() as servers:
+        yield servers
+
+
+@pytest.fixture
+def mailservers(mailservers_session: MailServers) -> MailServers:
+    mailservers_session.reset()
+    return mailservers_session
