@@ -1,0 +1,141 @@
+"""``read_envelope``: the fixed top level of every order or command document.
+
+```yaml
+match: ff-winter        # required; compared case-insensitively (stored lower case)
+player: madison         # required; likewise
+key: 4F7Q-K2XD-9MRA     # the player's secret (checked by the core, never echoed)
+turn: 12                # "12" is taken as 12
+orders: {...}           # either orders ...
+command: status         # ... or a command; its other top-level keys become ``args``
+```
+
+Top-level keys are read case-insensitively.  Problems never quote the key.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .document import Document
+from .problems import Located
+
+FIELDS = ("match", "player", "key", "turn", "orders", "command")
+REQUIRED = ("match", "player")
+
+_EXPECTED = {
+    "text": ("a single word or text", "ein einzelnes Wort oder ein Text"),
+    "number": ("a whole number such as 12", "eine ganze Zahl wie 12"),
+    "mapping": ("indented 'name: value' lines", "eine Folge eingerückter Zeilen 'Name: Wert'"),
+}
+
+
+class Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    match: str
+    player: str
+    key: str | None = None
+    turn: int | None = None
+    orders: dict | None = None
+    command: str | None = None
+    args: dict = Field(default_factory=dict)
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
+        return None
+    return str(value).strip()
+
+
+def _turn(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _wrong_type(doc: Document, name: str, real: str, kind: str) -> Located:
+    en, de = _EXPECTED[kind]
+    return doc.problem("envelope.wrong_type", (real,), field=name, expected=en, expected_de=de)
+
+
+def _unknown(doc: Document, real: str, allowed: tuple[str, ...]) -> Located:
+    close = difflib.get_close_matches(real.lower(), allowed, n=1, cutoff=0.6)
+    return doc.problem(
+        "envelope.unknown_key", (real,), field=real, allowed=", ".join(allowed),
+        suggestion_en=f" (did you mean '{close[0]}'?)" if close else "",
+        suggestion_de=f" (meintest du '{close[0]}'?)" if close else "")
+
+
+def read_envelope(doc: Document) -> Envelope | list[Located]:
+    """The envelope of a document, or every problem with it (located)."""
+    problems: list[Located] = []
+    spelled: dict[str, str] = {}   # lower-case name -> key as written
+    values: dict[str, Any] = {}
+    for real, value in doc.data.items():
+        name = str(real).strip().lower()
+        if name in values:  # "Match" and "match": the YAML loader saw two keys
+            problems.append(doc.problem("yaml.duplicate_key", (real,), key=str(real)))
+            continue
+        spelled[name], values[name] = real, value
+
+    has_orders, has_command = "orders" in values, "command" in values
+    if has_orders and has_command:
+        problems.append(doc.problem("envelope.both", (spelled["command"],)))
+    elif not has_orders and not has_command:
+        problems.append(doc.problem("envelope.neither"))
+    for name in REQUIRED:
+        if name not in values or _text(values[name]) in (None, ""):
+            if name in values and values[name] is not None:
+                problems.append(_wrong_type(doc, name, spelled[name], "text"))
+            else:
+                problems.append(doc.problem("envelope.missing", (spelled.get(name, name),), field=name))
+
+    out: dict[str, Any] = {"args": {}}
+    for name, value in values.items():
+        real = spelled[name]
+        if name in ("match", "player"):
+            text = _text(value)
+            if text:
+                out[name] = text.lower()
+        elif name == "key":
+            if value is not None:
+                text = _text(value)
+                if text is None:
+                    problems.append(_wrong_type(doc, name, real, "text"))
+                else:
+                    out["key"] = text
+        elif name == "turn":
+            if value is not None:
+                number = _turn(value)
+                if number is None:
+                    problems.append(_wrong_type(doc, name, real, "number"))
+                else:
+                    out["turn"] = number
+        elif name == "orders":
+            if value is None:  # "orders:" with nothing under it: empty orders
+                out["orders"] = {}
+            elif not isinstance(value, dict):
+                problems.append(_wrong_type(doc, name, real, "mapping"))
+            else:
+                out["orders"] = value
+        elif name == "command":
+            text = _text(value)
+            if not text:
+                problems.append(_wrong_type(doc, name, real, "text"))
+            else:
+                out["command"] = text.lower()
+        elif has_command and not has_orders:
+            out["args"][name] = value
+        else:
+            problems.append(_unknown(doc, str(real), FIELDS))
+    if problems:
+        return problems
+    return Envelope(**out)

@@ -1,0 +1,179 @@
+"""Finding the one YAML block in a mail text written by a human mail client.
+
+The rule, in order:
+
+1. **Clean up, keeping every line where it was.**  A leading BOM goes; CRLF
+   and lone CR become LF; non-breaking and other odd spaces become plain
+   spaces; control characters become spaces; leading tabs become two spaces
+   each (YAML forbids tabs in indentation; a note tells the player).
+2. **Cut what is not the player's new text.**  Everything from a signature
+   line (``-- ``) or an Outlook-style quoted original (``-----Original
+   Message-----``, ``-----Ursprüngliche Nachricht-----``, a ``____`` rule or a
+   ``From:``/``Von:`` header block followed by ``Sent:``/``Gesendet:``/
+   ``Date:``) to the end is dropped: those clients do not mark the old mail
+   with ``>``, and it usually holds an old order form.  Lines starting with
+   ``>`` (quoted earlier mails) are blanked.
+3. **Anchor lines.**  A line ``match: ...`` (at any indentation) anchors a
+   document.  Without any, a line ``player:``, ``orders:``, ``command:``,
+   ``turn:`` or ``key:`` does (so a document without ``match:`` still gets a
+   precise "match is missing" instead of "nothing found").
+4. **The block around an anchor.**  If the anchor sits between explicit
+   fences — a pair of ```` ``` ```` (or ``~~~``) lines, or a ``---`` line and
+   a ``...`` line — the whole fenced text is the document, so a syntax error
+   inside it is reported rather than cut away.  Otherwise the block grows up
+   and down from the anchor over lines that look like YAML at the anchor's
+   indentation: blank lines, comments, deeper-indented lines, ``key:`` lines
+   (key without spaces) and ``- `` items.  The first other line (a greeting,
+   "Viele Grüße", "Am ... schrieb ...:", a ``---`` marker) ends it.  The
+   block is dedented by the anchor's indentation.
+5. **Exactly one.**  Several blocks are refused (``document.several``); none
+   leaves a last try: the whole remaining text, if it is a mapping with
+   ``match`` (e.g. a one-line flow mapping).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LEADING_TABS = re.compile(r"^[ \t]*\t[ \t]*")
+
+_SIGNATURE = re.compile(r"^--\s*$")
+_ORIGINAL = re.compile(
+    r"^\s*-{2,}\s*(original message|ursprüngliche nachricht|originalnachricht|"
+    r"forwarded message|weitergeleitete nachricht)\s*-{2,}\s*$", re.I)
+_RULE = re.compile(r"^\s*_{10,}\s*$")
+_FROM = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.I)
+_SENT = re.compile(r"^\s*(sent|gesendet|date|datum|an|to)\s*:\s*\S", re.I)
+
+_FENCE = re.compile(r"^\s*(```|~~~)\s*(yaml|yml)?\s*$", re.I)
+_START = re.compile(r"^---(\s.*)?$")
+_END = re.compile(r"^\.\.\.\s*$")
+
+_MATCH = re.compile(r"^( *)match *:(\s|$)", re.I)
+_OTHER_ANCHOR = re.compile(r"^( *)(player|orders|command|turn|key) *:(\s|$)", re.I)
+_KEY = re.compile(r"""^(?:[\w.\-]+|'[^'\n]*'|"[^"\n]*")\s*:(\s|$)""")
+_ITEM = re.compile(r"^-(\s|$)")
+
+
+@dataclass
+class Cleaned:
+    lines: list[str]                        # cleaned lines, same count as sent
+    tabs: dict[int, tuple[int, int]] = field(default_factory=dict)  # line -> (prefix as sent, as read)
+
+
+@dataclass
+class Block:
+    start: int      # first line (0-based) of the block in the cleaned text
+    end: int        # one past the last line
+    indent: int     # columns removed from every line
+    anchor: int     # the anchor line
+
+    def text(self, lines: list[str]) -> str:
+        out = []
+        for line in lines[self.start:self.end]:
+            head = line[: self.indent]
+            out.append(line[self.indent:] if not head.strip() else line.lstrip(" "))
+        return "\n".join(out) + "\n"
+
+
+def clean(text: str) -> Cleaned:
+    text = text.removeprefix("\ufeff")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    text = _CONTROLS.sub(" ", _SPACES.sub(" ", text.replace("\u0085", "\n")))
+    lines = text.split("\n")
+    tabs: dict[int, tuple[int, int]] = {}
+    for i, line in enumerate(lines):
+        m = _LEADING_TABS.match(line)
+        if m:
+            prefix = m.group(0)
+            wide = prefix.replace("\t", "  ")
+            lines[i] = wide + line[len(prefix):]
+            tabs[i] = (len(prefix), len(wide))
+    return Cleaned(lines, tabs)
+
+
+def cut_point(lines: list[str]) -> int:
+    """Index of the first line of a signature or unmarked quoted original."""
+    for i, line in enumerate(lines):
+        if _SIGNATURE.match(line) or _ORIGINAL.match(line):
+            return i
+        if _RULE.match(line) and any(_FROM.match(x) for x in lines[i + 1:i + 3]):
+            return i
+        if _FROM.match(line) and not line.startswith(" ") and any(_SENT.match(x) for x in lines[i + 1:i + 5]):
+            return i
+    return len(lines)
+
+
+def visible_lines(cleaned: Cleaned) -> list[str]:
+    """Lines the player wrote now: cut at the cut point, ``>`` lines blanked."""
+    cut = cut_point(cleaned.lines)
+    return [("" if line.lstrip(" ").startswith(">") else line) if i < cut else ""
+            for i, line in enumerate(cleaned.lines)]
+
+
+def _fenced_regions(lines: list[str]) -> list[tuple[int, int]]:
+    """(first content line, end) of ``` pairs and ---/... pairs."""
+    regions = []
+    opened = None
+    for i, line in enumerate(lines):
+        if _FENCE.match(line):
+            if opened is None:
+                opened = i
+            else:
+                regions.append((opened + 1, i))
+                opened = None
+    opened = None
+    for i, line in enumerate(lines):
+        if _START.match(line):
+            opened = i
+        elif _END.match(line) and opened is not None:
+            regions.append((opened + 1, i))
+            opened = None
+    return regions
+
+
+def _belongs(line: str, indent: int) -> bool:
+    if not line.strip():
+        return True
+    lead = len(line) - len(line.lstrip(" "))
+    if lead > indent:
+        return True
+    if lead < indent:
+        return False
+    rest = line[indent:]
+    return rest.startswith("#") or bool(_KEY.match(rest) or _ITEM.match(rest))
+
+
+def _grow(lines: list[str], anchor: int, indent: int, lo: int, hi: int) -> tuple[int, int]:
+    start = anchor
+    while start - 1 >= lo and _belongs(lines[start - 1], indent):
+        start -= 1
+    end = anchor + 1
+    while end < hi and _belongs(lines[end], indent):
+        end += 1
+    while start < anchor and not lines[start].strip():
+        start += 1
+    while end > anchor + 1 and not lines[end - 1].strip():
+        end -= 1
+    return start, end
+
+
+def find_blocks(lines: list[str]) -> list[Block]:
+    """Every distinct document block in the visible lines (see module doc)."""
+    anchors = [(i, len(m.group(1))) for i, line in enumerate(lines) if (m := _MATCH.match(line))]
+    if not anchors:
+        anchors = [(i, len(m.group(1))) for i, line in enumerate(lines) if (m := _OTHER_ANCHOR.match(line))]
+    fenced = _fenced_regions(lines)
+    blocks: list[Block] = []
+    for anchor, indent in anchors:
+        if any(b.start <= anchor < b.end for b in blocks):
+            continue
+        region = next(((a, b) for a, b in fenced if a <= anchor < b), None)
+        if region is not None:
+            start, end = region
+        else:
+            start, end = _grow(lines, anchor, indent, 0, len(lines))
+        blocks.append(Block(start, end, indent, anchor))
+    return blocks

@@ -1,0 +1,134 @@
+"""The referee's own problem codes, phrased in English and German.
+
+Each code has a message (what is wrong) and a hint (what to do).  Both are
+``str.format`` templates; ``{line}`` and ``{column}`` are always available,
+everything else comes from the problem's params.  A game's problem codes are
+phrased by the game itself (``contract.phrase``); pydantic's error types are
+translated in ``schema_errors``.
+"""
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
+    # -- finding the document -------------------------------------------
+    "document.not_found": {
+        "en": ("No order document found in this mail.",
+               "Put the YAML (starting with 'match:') in the mail text, or attach it as a .yaml file; "
+               "lines quoted with '>' and text below a signature '-- ' are ignored."),
+        "de": ("In dieser Mail wurde kein Befehlsdokument gefunden.",
+               "Schreibe das YAML (beginnend mit 'match:') in den Mailtext oder hänge es als .yaml-Datei an; "
+               "mit '>' zitierte Zeilen und Text unter einer Signatur '-- ' werden übergangen."),
+    },
+    "document.several": {
+        "en": ("This mail holds {count} order documents (lines {lines}).",
+               "Send exactly one document per mail."),
+        "de": ("Diese Mail enthält {count} Befehlsdokumente (Zeilen {lines}).",
+               "Schicke genau ein Dokument pro Mail."),
+    },
+    "document.not_mapping": {
+        "en": ("The document is not a list of 'key: value' lines.",
+               "Start with 'match: ...' at the beginning of a line, without indentation."),
+        "de": ("Das Dokument besteht nicht aus Zeilen der Form 'Schlüssel: Wert'.",
+               "Beginne mit 'match: ...' am Zeilenanfang, ohne Einrückung."),
+    },
+    "document.too_large": {
+        "en": ("The document is {size} bytes long; at most {limit} are accepted.",
+               "Send only the order document, without large attachments or quoted mails."),
+        "de": ("Das Dokument ist {size} Bytes lang; höchstens {limit} sind erlaubt.",
+               "Schicke nur das Befehlsdokument, ohne große Anhänge oder zitierte Mails."),
+    },
+    "document.other_attachments": {
+        "en": ("Only the first YAML attachment ({used}) was read; {ignored} ignored.",
+               "Attach one order file per mail."),
+        "de": ("Nur der erste YAML-Anhang ({used}) wurde gelesen; {ignored} übergangen.",
+               "Hänge pro Mail nur eine Befehlsdatei an."),
+    },
+    "document.tabs": {
+        "en": ("Tabs at the start of line {line} were read as two spaces each.",
+               "Indent with spaces; check that the indentation means what you intended."),
+        "de": ("Tabulatoren am Anfang von Zeile {line} wurden als je zwei Leerzeichen gelesen.",
+               "Rücke mit Leerzeichen ein; prüfe, ob die Einrückung stimmt."),
+    },
+    # -- YAML syntax and safety ---------------------------------------------
+    "yaml.syntax": {
+        "en": ("YAML syntax error: {problem}.",
+               "Check line {line} near column {column}: indentation, a missing ':' or an unclosed "
+               "bracket or quote."),
+        "de": ("YAML-Syntaxfehler: {problem_de}.",
+               "Prüfe Zeile {line} bei Spalte {column}: Einrückung, ein fehlender ':' oder eine "
+               "nicht geschlossene Klammer oder ein Anführungszeichen."),
+    },
+    "yaml.alias": {
+        "en": ("Anchors and aliases ('&name', '*name') are not accepted.",
+               "Write every value out in full; check line {line}."),
+        "de": ("Anker und Aliase ('&name', '*name') werden nicht angenommen.",
+               "Schreibe jeden Wert vollständig aus; prüfe Zeile {line}."),
+    },
+    "yaml.too_deep": {
+        "en": ("The document is nested more than {limit} levels deep.",
+               "Orders need only a few levels; check the indentation and brackets near line {line}."),
+        "de": ("Das Dokument ist tiefer als {limit} Ebenen verschachtelt.",
+               "Befehle brauchen nur wenige Ebenen; prüfe Einrückung und Klammern bei Zeile {line}."),
+    },
+    "yaml.too_many_nodes": {
+        "en": ("The document has more than {limit} values.",
+               "Send only your orders for this turn."),
+        "de": ("Das Dokument hat mehr als {limit} Werte.",
+               "Schicke nur deine Befehle für diesen Zug."),
+    },
+    "yaml.tag": {
+        "en": ("The tag '{tag}' is not accepted.",
+               "Remove the '!'-tag in line {line}; plain values are enough."),
+        "de": ("Das Tag '{tag}' wird nicht angenommen.",
+               "Entferne das '!'-Tag in Zeile {line}; einfache Werte genügen."),
+    },
+    "yaml.duplicate_key": {
+        "en": ("The key '{key}' appears twice.",
+               "Keep one of them; check line {line}."),
+        "de": ("Der Schlüssel '{key}' kommt doppelt vor.",
+               "Behalte nur einen davon; prüfe Zeile {line}."),
+    },
+    # -- the envelope -----------------------------------------------------------
+    "envelope.missing": {
+        "en": ("The line '{field}:' is missing.",
+               "Add '{field}: ...' at the start of a line, like 'match:'."),
+        "de": ("Die Zeile '{field}:' fehlt.",
+               "Ergänze '{field}: ...' am Zeilenanfang, wie 'match:'."),
+    },
+    "envelope.unknown_key": {
+        "en": ("Unknown key '{field}'{suggestion_en}.",
+               "Allowed here: {allowed}. Put orders under 'orders:' (indented); check line {line}."),
+        "de": ("Unbekannter Schlüssel '{field}'{suggestion_de}.",
+               "Erlaubt sind hier: {allowed}. Befehle gehören eingerückt unter 'orders:'; prüfe Zeile {line}."),
+    },
+    "envelope.wrong_type": {
+        "en": ("'{field}' must be {expected}.",
+               "Check line {line}."),
+        "de": ("'{field}' muss {expected_de} sein.",
+               "Prüfe Zeile {line}."),
+    },
+    "envelope.both": {
+        "en": ("The document has both 'orders:' and 'command:'.",
+               "Send orders and commands in separate mails."),
+        "de": ("Das Dokument enthält sowohl 'orders:' als auch 'command:'.",
+               "Schicke Befehle und Kommandos in getrennten Mails."),
+    },
+    "envelope.neither": {
+        "en": ("The document has neither 'orders:' nor 'command:'.",
+               "Add your orders under 'orders:', or a command such as 'command: status'."),
+        "de": ("Das Dokument enthält weder 'orders:' noch 'command:'.",
+               "Ergänze deine Befehle unter 'orders:' oder ein Kommando wie 'command: status'."),
+    },
+    # -- mail-level refusals the core reports with the same machinery ---------------
+    "mail.rate_limited": {
+        "en": ("Too many mails from {sender}: at most {limit} per {window_en}.",
+               "Wait until {retry_after} and send your latest orders once."),
+        "de": ("Zu viele Mails von {sender}: höchstens {limit} pro {window_de}.",
+               "Warte bis {retry_after} und schicke dann deine letzten Befehle einmal."),
+    },
+}
+
+# How positions are introduced when a problem is shown with its place.
+WHERE = {
+    "en": {"line_col": "Line {line}, column {column}", "line": "Line {line}"},
+    "de": {"line_col": "Zeile {line}, Spalte {column}", "line": "Zeile {line}"},
+}

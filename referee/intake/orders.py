@@ -1,0 +1,71 @@
+"""``check_orders``: a player's ``orders:`` mapping against the game, located.
+
+Two passes, as a player would want them: first the game's pydantic schema for
+the stage (shape and allowed values; every error reported at once), then —
+only if the shape is right — the game's ``validate`` (rules of play).  Each
+problem points at its line and column in the mail as sent.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from referee import contract
+
+from .document import Document
+from .problems import LANGS, Located, by_place
+from .schema_errors import phrase_error
+
+ORDERS = "orders"
+
+
+def _path(where: str) -> tuple:
+    parts: list[Any] = []
+    for part in (where or "").split("."):
+        if part:
+            parts.append(int(part) if part.isdigit() else part)
+    return tuple(parts)
+
+
+def _place(doc: Document, inner: tuple, code: str, severity: str, params: dict,
+           text: dict[str, str]) -> Located:
+    path = (ORDERS,) + inner
+    line, column = doc.position(path)
+    where = ".".join(str(p) for p in doc.resolve(path))
+    return Located(code, severity, line, column, where, params, text, doc.snippet(line))
+
+
+def schema_problems(error: ValidationError, doc: Document) -> list[Located]:
+    out = []
+    for item in error.errors(include_url=False):
+        loc = tuple(p for p in item.get("loc", ()) if isinstance(p, (str, int)))
+        text = phrase_error(item)
+        params = {"type": item.get("type", ""), "loc": list(loc)}
+        out.append(_place(doc, loc, "orders." + str(item.get("type", "invalid")), "error", params, text))
+    return out
+
+
+def game_problems(rules: contract.GameRules, problems: list[contract.Problem], doc: Document) -> list[Located]:
+    out = []
+    languages = tuple(dict.fromkeys(LANGS + tuple(getattr(rules, "languages", ()))))
+    for p in problems:
+        text = {lang: contract.phrase(rules, p, lang) for lang in languages}
+        out.append(_place(doc, _path(p.where), p.code, p.severity, dict(p.params), text))
+    return out
+
+
+def check_orders(rules: contract.GameRules, state: Any, stage: str, player: str, orders: dict,
+                 doc: Document) -> tuple[BaseModel | None, list[Located]]:
+    """(the game's order model or None, every problem in reading order).
+
+    The model is returned only when there is no error; warnings come with it."""
+    schema = rules.order_schema(state, stage)
+    try:
+        model = schema.model_validate(orders if orders is not None else {})
+    except ValidationError as error:
+        return None, by_place(schema_problems(error, doc))
+    located = by_place(game_problems(rules, list(rules.validate(state, player, model)), doc))
+    if any(p.is_error for p in located):
+        return None, located
+    return model, located
