@@ -7,7 +7,7 @@ so a malformed header yields its best-effort text instead of an exception.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from email.header import decode_header, make_header
+from email.header import Header, decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
 
@@ -34,7 +34,25 @@ def _raw(msg: Message, name: str) -> str | None:
         return None
     if value is None:
         return None
+    if isinstance(value, Header):  # compat32 wraps raw 8-bit header bytes in a Header
+        return "".join(_chunk(data, charset) for data, charset in decode_header(value))
     return _unescape_8bit(str(value))
+
+
+def _chunk(data: bytes | str, charset: str | None) -> str:
+    if isinstance(data, str):
+        return data
+    if charset and charset != "unknown-8bit":
+        try:
+            return data.decode(charset)
+        except (LookupError, UnicodeDecodeError):
+            pass
+    for candidate in ("utf-8", "latin-1"):
+        try:
+            return data.decode(candidate)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8", "replace")
 
 
 def text(msg: Message, name: str) -> str | None:
@@ -74,7 +92,9 @@ def address(msg: Message, name: str) -> tuple[str, str]:
 def addresses(msg: Message, name: str) -> tuple[str, ...]:
     """Every lower-cased addr-spec in all ``name`` headers."""
     try:
-        values = [_unescape_8bit(str(v)) for v in msg.get_all(name) or []]
+        values = [v if isinstance(v, str) else "".join(_chunk(d, c) for d, c in decode_header(v))
+                  for v in msg.get_all(name) or []]
+        values = [_unescape_8bit(v) for v in values]
         return tuple(a.strip().lower() for _, a in getaddresses(values) if a.strip())
     except Exception:
         return ()
