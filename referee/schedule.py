@@ -117,7 +117,7 @@ class Schedule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     timezone: str = "UTC"
-    first_deadline: datetime
+    first_deadline: datetime | None = None   # None: the first turn runs one period from the start
     period: timedelta | None = None
     weekdays: tuple[int, ...] | None = None     # 0 = Monday
     time: TimeOfDay | None = None
@@ -177,8 +177,8 @@ class Schedule(BaseModel):
 
     @field_validator("first_deadline")
     @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        if value.tzinfo is None:
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        if value is not None and value.tzinfo is None:
             raise ValueError("first_deadline needs a time zone")
         return value
 
@@ -196,7 +196,9 @@ class Schedule(BaseModel):
 
     @property
     def slot_time(self) -> TimeOfDay:
-        return self.time or self.first_deadline.astimezone(self.zone).time().replace(tzinfo=None)
+        if self.time is not None or self.first_deadline is None:
+            return self.time or TimeOfDay(0)
+        return self.first_deadline.astimezone(self.zone).time().replace(tzinfo=None)
 
     def local(self, moment: datetime) -> datetime:
         return moment.astimezone(self.zone)
@@ -232,7 +234,22 @@ class Schedule(BaseModel):
         raise AssertionError("a weekly slot always exists within 8 days")
 
     def first(self) -> datetime:
+        if self.first_deadline is None:
+            raise ValueError("this schedule has no first_deadline; use opening_deadline(now)")
         return self.local(self.first_deadline)
+
+    def opening_deadline(self, now: datetime) -> datetime:
+        """Turn 1's deadline for a match started at ``now``: ``first_deadline``
+        if it is still at least ``min_turn`` away (period schedules: one
+        period), else the first slot after that."""
+        if self.first_deadline is not None and self.first() >= now + self._shortest():
+            return self.first()
+        if self.weekdays is None and self.first_deadline is None:
+            return _ceil_minute(self._add_period(now))
+        return self.next_slot(now + self._shortest())
+
+    def _shortest(self) -> timedelta:
+        return self.min_turn if self.weekdays is not None else min(self.min_turn, self.period)
 
     def deadline_for(self, turn: int) -> datetime:
         """Turn ``turn``'s deadline (1-based) if every turn ran to its deadline
@@ -244,13 +261,20 @@ class Schedule(BaseModel):
             moment = self._add_period(moment) if self.weekdays is None else self.next_slot(moment + self.min_turn)
         return moment
 
-    def next_deadline(self, closed_at: datetime, deadline: datetime) -> datetime:
-        """The next turn's deadline after a turn with ``deadline`` closed at ``closed_at``."""
+    def next_deadline(self, closed_at: datetime, deadline: datetime | None = None) -> datetime:
+        """The next turn's deadline after a turn with ``deadline`` closed at
+        ``closed_at`` (without ``deadline``: counted from the close)."""
+        if deadline is None:
+            deadline = closed_at
         if self.weekdays is not None:
             return self.next_slot(closed_at + self.min_turn)
         if closed_at < deadline:  # early close: count from the close
             return _ceil_minute(self._add_period(closed_at))
         return self._add_period(deadline)
+
+    def resume(self, deadline: datetime, paused_at: datetime, resumed_at: datetime) -> datetime:
+        """The open deadline after a pause (see ``shift_for_pause``)."""
+        return shift_for_pause(deadline, paused_at, resumed_at)
 
     # -- during a turn -----------------------------------------------------------------
     def accepts_orders(self, deadline: datetime, now: datetime) -> bool:

@@ -146,8 +146,8 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
 def read_document(mail: Any) -> Document | list[Located]:
     """The one YAML document of an ``InboundMail`` (first non-blank YAML
     attachment, else the text body), or the problems that stop reading it."""
-    attachments = [(name, text) for name, text in (mail.attachments or ())
-                   if name.lower().endswith((".yaml", ".yml")) and text.strip()]
+    # The mail layer hands over YAML attachments only (by name or content type).
+    attachments = [(name, text) for name, text in (mail.attachments or ()) if text.strip()]
     if attachments:
         name, text = attachments[0]
         result = read_text(text, name, whole=True)
