@@ -91,6 +91,7 @@ def _gains(s, nr, p, votes, result, eff, rec_p):
                 g *= 2
             if g:
                 gains[m] = g
+    rec_p["symbol_gains"] = dict(sorted(gains.items()))
     groups = []
     for field, names in (("viertel", s["campaign"]["viertel"]), ("schicht", s["campaign"]["schichten"])):
         for gid in sorted(names):

@@ -53,7 +53,7 @@ def _record(s: dict) -> dict | None:
     mems = C.members(s)
     proposals = []
     for rp in rec["proposals"]:
-        row = {k: v for k, v in rp.items() if k != "votes"}
+        row = {k: v for k, v in rp.items() if k not in ("votes", "symbol_gains")}
         row.update(proposal_view(s, rp["nr"]))
         row["voters"] = {}
         for m, v in rp["votes"].items():

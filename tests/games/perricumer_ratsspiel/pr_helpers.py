@@ -1,0 +1,55 @@
+"""Shared set-up for the Perricumer Ratsspiel tests."""
+from __future__ import annotations
+
+import copy
+
+from games.perricumer_ratsspiel import RULES
+from games.perricumer_ratsspiel.orders import SessionOrders
+from referee.contract import GM, Rng
+
+ALL_CARDS = ["familienstern", "fremdes_revier", "fremde_schichten", "aufstaende",
+             "klassenkampf", "entfuehrung", "marionette", "kaiserhof"]
+
+
+def new_game(members=None, cards=None, agendas=None, **options):
+    members = members or {"p1": "alrik", "p2": "efferdan"}
+    opts = {"members": members, **options}
+    opts["cards"] = cards or {p: ["familienstern", "marionette", "kaiserhof"] for p in members}
+    if agendas:
+        opts["agendas"] = agendas
+    assert RULES.check_options(list(members), opts) == []
+    return RULES.setup(list(members), opts, Rng(7))
+
+
+def session_state(session, members=None, cards=None, **changes):
+    """A state in round 2 with ``session`` up for the vote."""
+    s = new_game(members, cards)
+    s = copy.deepcopy(s)
+    s["round"] = 2
+    s["session"] = list(session)
+    s["selection"] = [n for n in s["selection"] if n not in session]
+    for key, value in changes.items():
+        s[key] = value
+    return s
+
+
+def orders(**kw) -> SessionOrders:
+    return SessionOrders.model_validate(kw)
+
+
+def votes_all(s, choice="pro"):
+    return {nr: choice for nr in s["session"]}
+
+
+def play(s, by_player: dict, seed=1):
+    """Resolve one session; players not named send only an empty document."""
+    full = {p: orders(**by_player.get(p, {})) for p in s["players"]}
+    return RULES.resolve(s, full, Rng(seed))
+
+
+def record(state, nr):
+    return next(p for p in state["last"]["proposals"] if p["nr"] == nr)
+
+
+def gm_entries(res, kind):
+    return [e for e in res.log if e.kind == kind and e.visible_for(GM)]
