@@ -16,6 +16,12 @@ if str(Path(__file__).resolve().parent) not in sys.path:
 from mailservers import MailServers, running_mailservers  # noqa: E402
 
 
+def pytest_configure(config):
+    # aiosmtpd's own noise (see mail/smtpfront.py); pytest resets module-level filters.
+    config.addinivalue_line("filterwarnings", "ignore:Requiring AUTH while not requiring TLS")
+    config.addinivalue_line("filterwarnings", "ignore:Session.login_data is deprecated")
+
+
 @pytest.fixture(scope="session")
 def mailservers_session() -> MailServers:
     with running_mailservers() as servers:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
 
 
 def _load_smtpfront():
@@ -311,9 +312,14 @@ class Dovecot:
     def clear(self, user: str) -> None:
         """Empty INBOX and delete every other folder of ``user``."""
         with self.imap(user) as client:
-            for _flags, _delim, name in sorted(client.list_folders(), key=lambda f: -len(f[2])):
-                if name.upper() != "INBOX":
-                    client.delete_folder(name)
+            for flags, _delim, name in sorted(client.list_folders(), key=lambda f: -len(f[2])):
+                # Deepest first; Maildir parents like "Referee" are only placeholders.
+                if name.upper() != "INBOX" and b"\\NonExistent" not in flags:
+                    try:
+                        client.delete_folder(name)
+                    except IMAPClientError as exc:  # a parent that vanished with its children
+                        if "NONEXISTENT" not in str(exc):
+                            raise
             client.select_folder("INBOX")
             uids = client.search(["ALL"])
             if uids:

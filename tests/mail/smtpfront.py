@@ -12,10 +12,16 @@ import socket
 import ssl
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
+
+# aiosmtpd warns on every SMTPS session (it cannot see implicit TLS when
+# checking "AUTH requires TLS") and on every AUTH (its own deprecated field).
+warnings.filterwarnings("ignore", message="Requiring AUTH while not requiring TLS")
+warnings.filterwarnings("ignore", message="Session.login_data is deprecated")
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ class _Handler:
         login = getattr(user, "login", None)
         captured = Captured(envelope.mail_from or "", tuple(envelope.rcpt_tos), raw,
                             login.decode() if isinstance(login, bytes) else login,
-                            session.ssl is not None)
+                            server.transport.get_extra_info("ssl_object") is not None)
         with state.cond:
             state.captured.append(captured)
             state.cond.notify_all()
@@ -116,7 +122,7 @@ class SmtpFront:
         password = auth_data.password.decode() if isinstance(auth_data.password, bytes) \
             else auth_data.password
         ok = login is not None and self.passwords.get(login) == password
-        return AuthResult(success=ok, handled=False)
+        return AuthResult(success=ok, handled=False, auth_data=auth_data)
 
     def start(self) -> None:
         last: Exception | None = None

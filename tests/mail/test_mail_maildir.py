@@ -1,0 +1,88 @@
+"""MaildirSource and MaildirSink: the embedded default needs no server."""
+from __future__ import annotations
+
+import mailbox
+import threading
+import time
+
+import pytest
+
+from mail_samples import ORDERS, SAMPLES, simple
+from referee.mail.compose import compose
+from referee.mail.inbound import parse_inbound
+from referee.mail.sink import MaildirSink
+from referee.mail.source import MaildirSource
+
+
+def _drop(path, raw: bytes) -> str:
+    return mailbox.Maildir(str(path), factory=None, create=True).add(raw)
+
+
+def test_fetch_returns_new_and_cur_until_done(tmp_path):
+    source = MaildirSource(tmp_path / "in")
+    first = _drop(tmp_path / "in", simple(msgid="<1@x>"))
+    time.sleep(0.01)
+    second = _drop(tmp_path / "in", simple(msgid="<2@x>"))
+    box = mailbox.Maildir(str(tmp_path / "in"), factory=None)
+    msg = box.get_message(second)
+    msg.set_subdir("cur")  # a mail client already looked at it
+    box[second] = msg
+    got = source.fetch()
+    assert [parse_inbound(raw).message_id for _, raw in got] == ["<1@x>", "<2@x>"]
+    assert [ref for ref, _ in source.fetch()] == [ref for ref, _ in got]  # not done: seen again
+    assert source.fetch(limit=1) == got[:1]
+    source.done(got[0][0], "processed")
+    source.done(got[1][0], "refused")
+    source.done(got[1][0], "refused")  # repeating is harmless
+    assert source.fetch() == []
+    processed = mailbox.Maildir(str(tmp_path / "in"), factory=None).get_folder("Processed")
+    refused = mailbox.Maildir(str(tmp_path / "in"), factory=None).get_folder("Refused")
+    assert [m["Message-ID"] for m in processed] == ["<1@x>"]
+    assert [m["Message-ID"] for m in refused] == ["<2@x>"]
+    assert "S" in next(iter(processed)).get_flags()
+    assert first == got[0][0]
+
+
+def test_done_rejects_unknown_outcome(tmp_path):
+    source = MaildirSource(tmp_path / "in")
+    ref = _drop(tmp_path / "in", simple())
+    with pytest.raises(ValueError):
+        source.done(ref, "lost")
+    source.done(ref, "ignored")
+    assert len(mailbox.Maildir(str(tmp_path / "in"), factory=None).get_folder("Ignored")) == 1
+
+
+def test_raw_bytes_are_kept_exactly(tmp_path):
+    source = MaildirSource(tmp_path / "in")
+    for build in SAMPLES.values():
+        _drop(tmp_path / "in", build())
+    raws = sorted(raw for _, raw in source.fetch())
+    assert raws == sorted(build() for build in SAMPLES.values())
+
+
+def test_wait_returns_early_on_new_mail_and_times_out(tmp_path):
+    source = MaildirSource(tmp_path / "in", poll_interval=0.02)
+    start = time.monotonic()
+    source.wait(0.2)
+    assert 0.18 <= time.monotonic() - start < 1.0
+    timer = threading.Timer(0.1, _drop, (tmp_path / "in", simple()))
+    timer.start()
+    start = time.monotonic()
+    source.wait(10)
+    assert time.monotonic() - start < 2.0 and len(source.fetch()) == 1
+    timer.join()
+    start = time.monotonic()
+    source.wait(10)  # mail still waits: no blocking at all
+    assert time.monotonic() - start < 0.1
+
+
+def test_sink_writes_one_file_per_message_readable_by_source(tmp_path):
+    sink = MaildirSink(tmp_path / "out")
+    for n in range(3):
+        sink.send(compose("referee@referee.test", "alice@players.test", f"Bericht {n} – Zölle",
+                          ORDERS, "<p>html</p>", domain="referee.test", auto="auto-generated"))
+    files = list((tmp_path / "out" / "new").iterdir())
+    assert len(files) == 3 and all(b"\r\n" not in f.read_bytes() for f in files)
+    mails = [parse_inbound(raw) for _, raw in MaildirSource(tmp_path / "out").fetch()]
+    assert sorted(m.subject for m in mails) == [f"Bericht {n} – Zölle" for n in range(3)]
+    assert all(m.text == ORDERS for m in mails)
