@@ -1,0 +1,136 @@
+"""The ``turns/`` archive and the replay that checks it.
+
+```
+turns/<match>/match.yaml              rules name + version, players (no keys), options, schedule, seed
+turns/<match>/tNNN/inbox/*.eml        every mail received during the turn, as received
+turns/<match>/tNNN/orders.yaml        orders used per player, with source: player | default
+turns/<match>/tNNN/turn.json          turn seed, log with visibility, sha256 of the resulting state
+turns/<match>/tNNN/reports/<who>.<lang>.txt|.html
+```
+Every write replaces its file atomically, so writing a turn again after a
+crash gives the same files.  ``replay`` needs nothing but this folder and the
+installed game.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import yaml
+
+from referee import registry
+from referee.contract import Rng, derive_seed, state_hash
+
+
+def turn_dir_name(number: int) -> str:
+    return f"t{number:03d}"
+
+
+def _write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _yaml(data) -> bytes:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=False).encode("utf-8")
+
+
+class Archive:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def match_dir(self, match_id: str) -> Path:
+        return self.root / match_id
+
+    def turn_dir(self, match_id: str, number: int) -> Path:
+        return self.match_dir(match_id) / turn_dir_name(number)
+
+    def write_match(self, match_id: str, data: Mapping) -> None:
+        _write(self.match_dir(match_id) / "match.yaml", _yaml(dict(data)))
+
+    def save_mail(self, match_id: str | None, number: int | None, content_hash: str, raw: bytes) -> Path:
+        """Keep a received mail as it came; named by its content so a repeat is the same file."""
+        if match_id is None:
+            folder = self.root / "_unmatched" / "inbox"
+        else:
+            folder = self.turn_dir(match_id, number or 0) / "inbox"
+        path = folder / f"{content_hash[:20]}.eml"
+        if not path.exists():
+            _write(path, raw)
+        return path
+
+    def write_turn(self, match_id: str, number: int, orders: Mapping, turn: Mapping,
+                   reports: Mapping[str, str]) -> None:
+        d = self.turn_dir(match_id, number)
+        _write(d / "orders.yaml", _yaml(dict(orders)))
+        _write(d / "turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        for name, text in sorted(reports.items()):
+            _write(d / "reports" / name, text.encode("utf-8"))
+
+    def set_aside(self, match_id: str, number: int, rev: int) -> None:
+        """A rolled-back turn's results move into a sub-folder; its inbox stays."""
+        d = self.turn_dir(match_id, number)
+        aside = d / f"rolled-back-{rev}"
+        for name in ("orders.yaml", "turn.json", "reports"):
+            if (d / name).exists():
+                aside.mkdir(parents=True, exist_ok=True)
+                shutil.move(str(d / name), str(aside / name))
+
+
+@dataclass
+class ReplayReport:
+    match: str
+    game: str
+    turns: int = 0
+    ok: bool = True
+    first_mismatch: int | None = None   # the first turn whose hash differs (0 = setup)
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"{self.match}: {self.turns} turns replayed, every state hash matches"
+        return f"{self.match}: turn {self.first_mismatch} differs: " + "; ".join(self.problems)
+
+
+def replay(match_dir: str | Path) -> ReplayReport:
+    """Rebuild every turn from the archive alone and compare every hash."""
+    match_dir = Path(match_dir)
+    meta = yaml.safe_load((match_dir / "match.yaml").read_text(encoding="utf-8"))
+    report = ReplayReport(match=meta["id"], game=meta["game"])
+
+    def fail(turn: int, text: str) -> ReplayReport:
+        report.ok, report.first_mismatch = False, turn
+        report.problems.append(text)
+        return report
+
+    rules = registry.get(meta["game"])
+    if rules.version != meta["version"]:
+        report.problems.append(f"archive made with {meta['game']} {meta['version']}, installed {rules.version}")
+    players = [p["id"] for p in meta["players"]]
+    state = rules.setup(players, meta.get("options") or {}, Rng(derive_seed(meta["seed"], "setup")))
+    if meta.get("setup_hash") and state_hash(rules, state) != meta["setup_hash"]:
+        return fail(0, "the set-up state differs")
+    number = 1
+    while (match_dir / turn_dir_name(number) / "turn.json").exists():
+        d = match_dir / turn_dir_name(number)
+        turn = json.loads((d / "turn.json").read_text(encoding="utf-8"))
+        used = yaml.safe_load((d / "orders.yaml").read_text(encoding="utf-8")) or {}
+        if turn["seed"] != derive_seed(meta["seed"], number):
+            return fail(number, "the turn seed does not follow from the match seed")
+        awaiting = rules.awaiting(state)
+        if sorted(awaiting) != sorted(used):
+            return fail(number, f"orders for {sorted(used)}, but the game awaited {sorted(awaiting)}")
+        orders = {p: rules.order_schema(state, stage).model_validate(used[p]["orders"])
+                  for p, stage in awaiting.items()}
+        state = rules.resolve(rules.load(rules.dump(state)), orders, Rng(turn["seed"])).state
+        if state_hash(rules, state) != turn["hash"]:
+            return fail(number, "the resolved state's hash differs from the recorded one")
+        report.turns = number
+        number += 1
+    return report

@@ -1,0 +1,99 @@
+"""What every part of the authority shares: store, archive, renderer, clock,
+the queueing of outgoing mail, and small look-ups on a match."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email import policy
+from pathlib import Path
+from typing import Callable, Mapping
+
+from referee import registry
+from referee.archive import Archive
+from referee.authority.timing import Timing
+from referee.contract import GameRules
+from referee.mail.compose import compose
+from referee.render import Renderer
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Settings:
+    address: str = "referee@localhost"          # From: of every mail, and where players write
+    gm_keys: Mapping[str, str] = field(default_factory=dict)  # address -> key allowed to create matches
+    rate_limit_per_hour: int = 30
+    default_lang: str = "en"
+
+    @property
+    def domain(self) -> str:
+        return self.address.rpartition("@")[2] or "localhost"
+
+
+class Base:
+    def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
+                 clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
+                 intake=None) -> None:
+        self.store = store
+        self.archive = Archive(Path(archive_root))
+        self.renderer = renderer or Renderer()
+        self.clock = clock or utcnow
+        self.settings = settings or Settings()
+        self._intake = intake
+
+    @property
+    def intake(self):
+        if self._intake is None:
+            import referee.intake as intake_module
+            self._intake = intake_module
+        return self._intake
+
+    def now(self) -> datetime:
+        t = self.clock()
+        if t.tzinfo is None:
+            raise ValueError("the clock must return aware datetimes")
+        return t.astimezone(timezone.utc)
+
+    # -- look-ups ---------------------------------------------------------
+    def rules(self, match: dict) -> GameRules:
+        return registry.get(match["game"])
+
+    def timing(self, match: dict) -> Timing:
+        spec = match["spec"]
+        return Timing(spec.get("schedule") or {}, spec.get("timezone", "UTC"), spec.get("early_close", True))
+
+    def lang_of(self, match: dict, player: dict | None = None) -> str:
+        if player is not None and player.get("lang"):
+            return player["lang"]
+        return match["spec"].get("language") or self.settings.default_lang
+
+    def deadline_info(self, match: dict, turn: dict, lang: str | None = None) -> dict | None:
+        if not turn or not turn.get("deadline"):
+            return None
+        t = datetime.fromisoformat(turn["deadline"])
+        timing, lang = self.timing(match), lang or self.lang_of(match)
+        return {"local": timing.local(t, lang), "utc": timing.utc(t, lang), "at": t}
+
+    def names(self, match_id: str) -> dict[str, dict]:
+        return {p["id"]: {"name": p["name"]} for p in self.store.players(match_id)}
+
+    def still_awaited(self, match_id: str, turn: dict) -> list[str]:
+        subs = self.store.submissions(match_id, turn["number"])
+        return [p for p in turn["awaiting"] if p not in subs]
+
+    # -- outgoing mail ------------------------------------------------------
+    def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
+              html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
+        """Render-once, send-once: the Message-ID follows from the dedupe key,
+        so a message rebuilt after a crash is the same message."""
+        digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
+        kwargs = {}
+        if reply_to is not None:
+            kwargs = {"in_reply_to": reply_to.message_id, "references": reply_to.references}
+            auto = "auto-replied"
+        msg = compose(self.settings.address, to, subject, text, html, auto=auto, domain=self.settings.domain,
+                      message_id=f"<{digest}@{self.settings.domain}>", date=self.now(), **kwargs)
+        return self.store.enqueue(dedupe, match_id, to, msg.as_bytes(policy=policy.SMTP), self.now())

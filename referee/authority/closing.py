@@ -1,0 +1,215 @@
+"""Closing turns: reminders, due and early closes, resolution, reports, archive;
+and the GM's force, preview and rollback.
+
+A close is one transaction: re-validate, default the missing, resolve with the
+turn seed, persist the result and the next turn, render every report and
+queue it under a dedupe key.  The archive is written after the commit from
+what was committed (``archived`` flag), so a crash at any point either
+repeats the whole close (nothing was committed) or only the archive writing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from referee.authority import crash
+from referee.contract import GM, Rng, derive_seed, state_hash
+
+
+@dataclass
+class TickReport:
+    closed: list[tuple[str, int]] = field(default_factory=list)
+    reminded: int = 0
+
+
+class Closing:
+    def tick(self) -> TickReport:
+        """One pass over every running match: close what is due, remind who is late."""
+        report = TickReport()
+        self.repair_archive()
+        now = self.now()
+        for match in self.store.matches("running"):
+            turn = self.store.current_turn(match["id"])
+            if turn is None or turn["status"] != "open" or not turn["deadline"]:
+                continue
+            timing = self.timing(match)
+            deadline = datetime.fromisoformat(turn["deadline"])
+            all_in = not self.still_awaited(match["id"], turn)
+            waiting = bool(self.store.waits(match["id"], turn["number"]))
+            if timing.close_due(deadline, now, all_in, waiting):
+                if self.close_turn(match["id"]) is not None:
+                    report.closed.append((match["id"], turn["number"]))
+            else:
+                report.reminded += self._remind(match, turn, now, deadline, timing)
+        return report
+
+    def _remind(self, match, turn, now, deadline, timing) -> int:
+        offset = timing.due_reminder(deadline, now, datetime.fromisoformat(turn["opened"]))
+        if offset is None:
+            return 0
+        count = 0
+        names = self.names(match["id"])
+        for pid in self.still_awaited(match["id"], turn):
+            player = self.store.player(match["id"], pid)
+            lang = self.lang_of(match, player)
+            subject, text = self.renderer.mail("reminder", lang, match=self.match_ctx(match, self.rules(match)),
+                                               player=player, turn=turn["number"], deadline=self.deadline_info(match, turn, lang),
+                                               awaited=[names[p]["name"] for p in self.still_awaited(match["id"], turn)])
+            key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
+            count += self.queue(key, match["id"], player["email"], subject, text)
+        return count
+
+    # -- closing ----------------------------------------------------------------
+    def force(self, match_id: str) -> str:
+        number = self.close_turn(match_id)
+        if number is None:
+            raise ValueError("there is no open turn to close")
+        return f"turn {number} closed"
+
+    def close_turn(self, match_id: str) -> int | None:
+        """Close and resolve the open turn; None if there is none (already closed)."""
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            turn = self.store.current_turn(match_id)
+            if turn is None or turn["status"] != "open" or match["status"] == "ended":
+                return None
+            now = self.now()
+            rules = self.rules(match)
+            state = rules.load(turn["state"])
+            orders, used, missing = self._orders_for(rules, state, match_id, turn)
+            res = rules.resolve(state, orders, Rng(turn["seed"]))
+            crash.point("close.resolved")
+            awaiting = rules.awaiting(res.state)
+            ended = res.outcome is not None or not awaiting
+            if ended:
+                self.store.set_match_status(match_id, "ended")
+                nxt = None
+            else:
+                old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
+                deadline = self.timing(match).next_deadline(now, old) if match["status"] == "running" else None
+                self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
+                                    awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
+                                    opened=now)
+                nxt = self.store.current_turn(match_id)
+            mails = self._queue_reports(match, turn, rules, res, missing, nxt)
+            result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),
+                      "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
+                      "missing": missing, "mails": mails}
+            self.store.resolve_turn(match_id, turn["number"], result, now)
+            crash.point("close.before_commit")
+        crash.point("close.committed")
+        self.archive_turn(match_id, turn["number"])
+        return turn["number"]
+
+    def _orders_for(self, rules, state, match_id: str, turn: dict):
+        """Orders for every awaited player: their last valid submission, re-validated, else the default."""
+        subs = self.store.submissions(match_id, turn["number"])
+        orders, used, missing = {}, {}, []
+        for pid, stage in sorted(turn["awaiting"].items()):
+            model, source = None, "player"
+            if pid in subs:
+                try:
+                    model = rules.order_schema(state, stage).model_validate(subs[pid]["orders"])
+                    if any(p.is_error for p in rules.validate(state, pid, model)):
+                        model = None
+                except ValidationError:
+                    model = None
+            if model is None:
+                model, source = rules.default_orders(state, pid), "default"
+                missing.append(pid)
+            orders[pid] = model
+            used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
+        return orders, used, missing
+
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
+        next_info = None
+        if nxt is not None:
+            info = self.deadline_info(match, nxt, lang)
+            next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
+                         "deadline_utc": info["utc"] if info else None, "awaiting": dict(nxt["awaiting"])}
+        owes = nxt is not None and viewer in nxt["awaiting"]
+        return {"match": self.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
+                "view": rules.view(res.state, viewer),
+                "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
+                "missing": list(missing), "players": self.names(match["id"]), "outcome": res.outcome,
+                "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
+
+    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang)
+        body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
+        subject, text, html = self.renderer.report(lang, ctx, body_text, body_html)
+        return {"lang": lang, "subject": subject, "text": text, "html": html}
+
+    def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
+        """Render and queue every report of a close; returns them for the archive and ``resend``."""
+        mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
+        for p in self.store.players(match["id"]):
+            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p))
+            self.queue(f"report:{tag}:{p['id']}", match["id"], p["email"], m["subject"], m["text"], m["html"])
+        for o in self.store.observers(match["id"]):
+            lang = o["lang"] or self.lang_of(match)
+            if f"_public.{lang}" not in mails:
+                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang)
+            m = mails[f"_public.{lang}"]
+            self.queue(f"report:{tag}:obs:{o['email']}", match["id"], o["email"], m["subject"], m["text"], m["html"])
+        lang = self.lang_of(match)
+        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang)
+        self.queue(f"report:{tag}:@gm", match["id"], match["gm_email"], m["subject"], m["text"], m["html"])
+        return mails
+
+    # -- archive --------------------------------------------------------------
+    def archive_turn(self, match_id: str, number: int) -> None:
+        turn = self.store.turn(match_id, number)
+        result = turn["result"]
+        reports = {}
+        for who, m in result["mails"].items():
+            name = who if "." in who else f"{who}.{m['lang']}"
+            reports[f"{name}.txt"] = m["text"]
+            reports[f"{name}.html"] = m["html"]
+        self.archive.write_turn(match_id, number, result["orders"],
+                                {"match": match_id, "turn": number, "rev": turn["rev"], "seed": turn["seed"],
+                                 "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
+                                 "missing": result["missing"], "closed": turn["closed"]}, reports)
+        crash.point("archive.written")
+        with self.store.transaction():
+            self.store.set_archived(match_id, number)
+
+    def repair_archive(self) -> None:
+        for row in self.store.unarchived():
+            self.archive_turn(row["match"], row["number"])
+
+    # -- GM: preview and rollback ------------------------------------------------
+    def preview(self, match_id: str, tag: str | None = None) -> str:
+        """Resolve the open turn as it stands, persist nothing, mail the GM's report to the GM."""
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            turn = self.store.current_turn(match_id)
+            if turn["status"] != "open":
+                raise ValueError("there is no open turn to preview")
+            rules = self.rules(match)
+            state = rules.load(turn["state"])
+            orders, _, missing = self._orders_for(rules, state, match_id, turn)
+            res = rules.resolve(state, orders, Rng(turn["seed"]))
+            m = self._render_report(match, turn, rules, res, missing, None, GM, self.lang_of(match))
+            self.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
+                       match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"])
+        return f"preview of turn {turn['number']} sent to the GM"
+
+    def rollback(self, match_id: str) -> str:
+        """Undo the last resolved turn: it opens again (paused, orders kept), the next one is dropped."""
+        with self.store.transaction():
+            resolved = [t for t in self.store.turns(match_id) if t["status"] == "resolved"]
+            if not resolved:
+                raise ValueError("no resolved turn to roll back")
+            last = resolved[-1]
+            current = self.store.current_turn(match_id)
+            if current["number"] == last["number"] + 1:
+                self.store.delete_turn(match_id, current["number"])
+            self.store.reopen_turn(match_id, last["number"], deadline=None)
+            self.store.set_match_status(match_id, "paused", paused_at=self.now())
+            self._notify_all(match_id, "rolled_back")
+        self.archive.set_aside(match_id, last["number"], last["rev"])
+        return f"turn {last['number']} is open again; the match is paused until you resume it"
+

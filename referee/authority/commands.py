@@ -1,0 +1,215 @@
+"""Player commands (withdraw, status, resend, wait, no-wait) and the GM's
+commands, by mail and (the same methods) from the CLI."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import yaml
+
+from referee.authority import keys
+from referee.authority.intake import Handled, _at
+from referee.authority.matches import MatchError, load_spec
+from referee.authority.wording import Own
+
+PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
+GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
+               "end", "status")
+
+
+class Commands:
+    # -- players -------------------------------------------------------------
+    def player_command(self, mail, match, player, env, doc) -> Handled:
+        lang = self.lang_of(match, player)
+        cmd = env.command
+        if cmd not in PLAYER_COMMANDS:
+            return self.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": ", ".join(PLAYER_COMMANDS)},
+                                                       *_at(doc, "command"))], player=player)
+        turn = self.store.current_turn(match["id"])
+        extra: dict = {}
+        if cmd == "resend":
+            number = int(env.args.get("turn") or _last_resolved(self.store, match["id"]) or 0)
+            past = self.store.turn(match["id"], number) if number else None
+            if past is None or past["status"] != "resolved":
+                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number})], player=player)
+            self._resend(mail, match, player, past)
+            extra["resent"] = number
+        elif turn["status"] == "open" and cmd == "withdraw":
+            extra["withdrawn"] = self.store.delete_submission(match["id"], turn["number"], player["id"])
+        elif turn["status"] == "open" and cmd in ("wait", "no-wait"):
+            self.store.set_wait(match["id"], turn["number"], player["id"], cmd == "wait")
+        subject, text = self.renderer.mail("status", lang, **self.status_ctx(match, player), command=cmd, **extra)
+        self.reply(mail, match, player, subject, text)
+        return Handled("processed", cmd, match["id"], player["id"])
+
+    def status_ctx(self, match: dict, player: dict | None) -> dict:
+        match = self.store.match(match["id"])
+        turn = self.store.current_turn(match["id"])
+        names = self.names(match["id"])
+        subs = self.store.submissions(match["id"], turn["number"])
+        mine = subs.get(player["id"]) if player else None
+        return {"match": self.match_ctx(match, self.rules(match)), "status": match["status"], "turn": turn["number"],
+                "turn_open": turn["status"] == "open", "deadline": self.deadline_info(match, turn, self.lang_of(match, player)),
+                "awaited": [names[p]["name"] for p in turn["awaiting"] if p not in subs],
+                "waiting": sorted(names[p]["name"] for p in self.store.waits(match["id"], turn["number"])),
+                "player": player, "owes": bool(player and player["id"] in turn["awaiting"]),
+                "mine": yaml.safe_dump(mine["orders"], allow_unicode=True, sort_keys=False).rstrip() if mine else None}
+
+    def _resend(self, mail, match, player, past) -> None:
+        lang = self.lang_of(match, player)
+        stored = past["result"]["mails"].get(player["id"])
+        if stored is None:
+            return
+        self.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
+                   stored["subject"], stored["text"], stored["html"])
+
+    # -- the GM ----------------------------------------------------------------
+    def gm_mail(self, mail, match, env, doc) -> Handled:
+        lang = self.lang_of(match)
+        if not keys.verify(env.key, match["gm_key_hash"]):
+            return self.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
+        cmd = env.command
+        if cmd not in GM_COMMANDS:
+            return self.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": ", ".join(GM_COMMANDS)},
+                                                       *_at(doc, "command"))])
+        try:
+            done = self.gm_command(match["id"], cmd, env.args, requested_by=mail)
+        except (MatchError, ValueError, KeyError) as e:
+            return self.refuse(mail, match, lang, [Own("command.failed", {"command": cmd, "reason": str(e)})])
+        gm = {"id": "@gm", "email": match["gm_email"], "lang": None}
+        subject, text = self.renderer.mail("gm_done", lang, **self.status_ctx(match, None), command=cmd, done=done)
+        self.reply(mail, match, gm, subject, text)
+        return Handled("processed", cmd, match["id"], "@gm")
+
+    def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
+        """Carry out a GM command; returns a one-line account of what was done."""
+        args = args or {}
+        if cmd == "start":
+            self.start(match_id)
+            return "started"
+        if cmd == "pause":
+            return self.pause(match_id)
+        if cmd == "resume":
+            return self.resume(match_id)
+        if cmd == "extend":
+            return self.extend(match_id, hours=args.get("by", args.get("hours")), until=args.get("until"))
+        if cmd == "force":
+            return self.force(match_id)
+        if cmd == "preview":
+            return self.preview(match_id, tag=requested_by.message_id if requested_by else None)
+        if cmd == "rollback":
+            return self.rollback(match_id)
+        if cmd == "replace":
+            return self.replace_player(match_id, args["player"], args["email"], args.get("name"))
+        if cmd == "observer":
+            return self.add_observer(match_id, args["email"], args.get("lang"))
+        if cmd == "end":
+            return self.end(match_id)
+        if cmd == "status":
+            return "status"
+        raise ValueError(f"unknown command {cmd!r}")
+
+    def pause(self, match_id: str) -> str:
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            if match["status"] != "running":
+                raise ValueError(f"the match is {match['status']}, not running")
+            self.store.set_match_status(match_id, "paused", paused_at=self.now())
+            self._notify_all(match_id, "paused")
+        return "paused"
+
+    def resume(self, match_id: str) -> str:
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            if match["status"] != "paused":
+                raise ValueError(f"the match is {match['status']}, not paused")
+            turn = self.store.current_turn(match_id)
+            now = self.now()
+            if turn["status"] == "open" and turn["deadline"]:
+                paused_at = datetime.fromisoformat(match["paused_at"])
+                new = self.timing(match).shift(datetime.fromisoformat(turn["deadline"]), paused_at, now)
+                self.store.set_deadline(match_id, turn["number"], new)
+            elif turn["status"] == "open":  # a rolled-back turn waits for a fresh deadline
+                self.store.set_deadline(match_id, turn["number"], self.timing(match).next_deadline(now, None))
+            self.store.set_match_status(match_id, "running")
+            self._notify_all(match_id, "resumed")
+        return "resumed"
+
+    def extend(self, match_id: str, hours=None, until=None) -> str:
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            turn = self.store.current_turn(match_id)
+            if turn["status"] != "open" or not turn["deadline"]:
+                raise ValueError("there is no running deadline to extend")
+            old = datetime.fromisoformat(turn["deadline"])
+            if until is not None:
+                new = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
+                if new.tzinfo is None:
+                    new = new.replace(tzinfo=self.timing(match).zone)
+            elif hours is not None:
+                new = self.timing(match).extend(old, hours)
+            else:
+                raise ValueError("extend needs 'by: 24h' or 'until: YYYY-MM-DD HH:MM'")
+            if new <= old:
+                raise ValueError("the new deadline must be later than the current one")
+            self.store.set_deadline(match_id, turn["number"], new)
+            self._notify_all(match_id, "extended")
+        return f"deadline {self.timing(match).local(new)}"
+
+    def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            if self.store.player(match_id, player_id) is None:
+                raise ValueError(f"no player {player_id!r}")
+            key = keys.new_key()
+            self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
+            turn = self.store.current_turn(match_id)
+            rules = self.rules(match)
+            self._welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
+                          key, "welcome")
+        return f"{player_id} now plays from {email.lower()}"
+
+    def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
+        with self.store.transaction():
+            added = self.store.add_observer(match_id, email, lang)
+        return f"observer {email.lower()} " + ("added" if added else "was already there")
+
+    def end(self, match_id: str) -> str:
+        with self.store.transaction():
+            self.store.set_match_status(match_id, "ended")
+            self._notify_all(match_id, "ended")
+        return "ended"
+
+    def _notify_all(self, match_id: str, event: str) -> None:
+        """Tell every player (and the GM) about a change of the match's course."""
+        match = self.store.match(match_id)
+        turn = self.store.current_turn(match_id)
+        stamp = f"{turn['number']}.{turn['rev']}:{self.now().isoformat()}"
+        for p in self.store.players(match_id):
+            subject, text = self.renderer.mail("notice", self.lang_of(match, p), **self.status_ctx(match, p), event=event)
+            self.queue(f"notice:{match_id}:{event}:{stamp}:{p['id']}", match_id, p["email"], subject, text)
+
+    # -- creating a match by mail -----------------------------------------------
+    def create_by_mail(self, mail, env, doc) -> Handled:
+        lang = self.settings.default_lang
+        allowed = self.settings.gm_keys.get(mail.sender)
+        if allowed is None or keys.normalise(env.key or "") != keys.normalise(allowed):
+            return self.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
+        source = env.args.get("spec") or env.args.get("match_file")
+        try:
+            spec = load_spec(source if source is not None else {})
+            if spec.id != env.match:
+                raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
+            self.create_match(spec, gm_key=allowed)
+        except MatchError as e:
+            return self.refuse(mail, None, lang, [Own("command.failed", {"command": "create", "reason": "; ".join(e.problems)})])
+        match = self.store.match(spec.id)
+        gm = {"id": "@gm", "email": mail.sender, "lang": None}
+        subject, text = self.renderer.mail("gm_done", self.lang_of(match), **self.status_ctx(match, None),
+                                           command="create", done=f"created {spec.id}")
+        self.reply(mail, match, gm, subject, text)
+        return Handled("processed", "create", spec.id, "@gm")
+
+
+def _last_resolved(store, match_id: str) -> int | None:
+    done = [t["number"] for t in store.turns(match_id) if t["status"] == "resolved"]
+    return max(done) if done else None

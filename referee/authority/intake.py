@@ -1,0 +1,180 @@
+"""Handling one received mail, end to end, in one transaction before any reply.
+
+Order of checks: dedupe, archive the raw mail, loop guards (no reply to
+automatic mail), rate limit, size, document, envelope, match, player, key,
+then the command or the orders.  The reply is queued in the outbox inside the
+same transaction, so a crash anywhere means the mail is handled again from
+scratch, and a mail handled once is never answered twice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import yaml
+
+from referee.authority import crash, keys
+from referee.authority.base import Base
+from referee.authority.wording import Own, describe
+
+GM_IDS = ("@gm", "gm")
+
+
+@dataclass
+class Handled:
+    outcome: str                 # "processed" | "refused" | "ignored" (what MailSource.done wants)
+    reason: str = ""             # accepted, command name, problem code, auto-submitted, duplicate ...
+    match: str | None = None
+    player: str | None = None
+    duplicate: bool = False
+
+
+class Intake(Base):
+    def handle(self, mail) -> Handled:
+        prior = self.store.processed(mail.message_id, mail.content_hash)
+        if prior is not None:
+            return Handled(prior, "duplicate", duplicate=True)
+        with self.store.transaction():
+            prior = self.store.processed(mail.message_id, mail.content_hash)
+            if prior is not None:
+                return Handled(prior, "duplicate", duplicate=True)
+            result = self._handle(mail)
+            crash.point("intake.before_commit")
+            self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
+        crash.point("intake.committed")
+        return result
+
+    # -- the checks, in order ------------------------------------------------
+    def _handle(self, mail) -> Handled:
+        doc, env, problems = None, None, []
+        if not mail.too_large:
+            found = self.intake.read_document(mail)
+            if isinstance(found, list):
+                problems = found
+            else:
+                doc = found
+                read = self.intake.read_envelope(doc)
+                if isinstance(read, list):
+                    problems = read
+                else:
+                    env = read
+        match = self.store.match(env.match) if env is not None else None
+        turn = self.store.current_turn(match["id"]) if match else None
+        self.archive.save_mail(match["id"] if match else None, turn["number"] if turn else None,
+                               mail.content_hash, mail.raw)
+        mid = match["id"] if match else None
+        if mail.automatic:
+            return Handled("ignored", mail.automatic, mid)
+        lang = self.lang_of(match) if match else self.settings.default_lang
+        limited = self._rate_limited(mail)
+        if limited is not None:
+            if limited is True:
+                return Handled("ignored", "mail.rate_limited", mid)
+            return self.refuse(mail, None, lang, [limited], code="mail.rate_limited")
+        if mail.too_large:
+            return self.refuse(mail, None, lang, [Own("mail.too_large")])
+        if env is None:
+            return self.refuse(mail, None, lang, problems)
+        if env.command == "create":
+            return self.create_by_mail(mail, env, doc)
+        if match is None:
+            return self.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
+        if env.player in GM_IDS:
+            return self.gm_mail(mail, match, env, doc)
+        player = self.store.player(match["id"], env.player)
+        if player is None:
+            return self.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
+                                                       *_at(doc, "player"))])
+        lang = self.lang_of(match, player)
+        if not keys.verify(env.key, player["key_hash"]):
+            self._tell_wrong_key(mail, match, player)
+            return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))],
+                               player=player)
+        if env.command:
+            return self.player_command(mail, match, player, env, doc)
+        return self._orders(mail, match, player, turn, env, doc, lang)
+
+    def _orders(self, mail, match, player, turn, env, doc, lang) -> Handled:
+        if match["status"] == "ended":
+            return self.refuse(mail, match, lang, [Own("match.ended", {"match": match["id"]})], player=player)
+        if env.turn is not None and env.turn != turn["number"]:
+            return self.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
+                                                       *_at(doc, "turn"))], player=player)
+        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), self.now()):
+            info = self.deadline_info(match, turn, lang)
+            return self.refuse(mail, match, lang, [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})],
+                               player=player)
+        stage = turn["awaiting"].get(player["id"])
+        if stage is None:
+            return self.refuse(mail, match, lang, [Own("turn.not_awaited", {"current": turn["number"]})], player=player)
+        if env.orders is None:
+            return self.refuse(mail, match, lang, [Own("orders.missing")], player=player)
+        rules = self.rules(match)
+        state = rules.load(turn["state"])
+        model, problems = self.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
+        if model is None or any(p.severity == "error" for p in problems):
+            return self.refuse(mail, match, lang, problems, player=player)
+        orders = model.model_dump(mode="json")
+        self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
+                                  mail.content_hash, self.now())
+        turn_now = self.store.current_turn(match["id"])
+        awaited = [self.names(match["id"]).get(p, {"name": p})["name"] for p in self.still_awaited(match["id"], turn_now)]
+        subject, text = self.renderer.mail(
+            "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
+            orders=yaml.safe_dump(orders, allow_unicode=True, sort_keys=False).rstrip(),
+            warnings=[describe(p, lang) for p in problems], deadline=self.deadline_info(match, turn, lang),
+            awaited=awaited, subject=mail.subject)
+        self.reply(mail, match, player, subject, text)
+        return Handled("processed", "accepted", match["id"], player["id"])
+
+    # -- replies ---------------------------------------------------------------
+    def reply(self, mail, match, player, subject: str, text: str) -> None:
+        """Answer the sender; if that is not the registered address, copy it there."""
+        mid = match["id"] if match else None
+        self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", mid, mail.sender or player["email"],
+                   subject, text, reply_to=mail)
+        if player is not None and mail.sender != player["email"]:
+            lang = self.lang_of(match, player)
+            csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
+                                                 player=player, sender=mail.sender or "?", subject=subject, body=text)
+            self.queue(f"copy:{mail.message_id}:{mail.content_hash[:16]}", mid, player["email"], csubject, ctext)
+
+    def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None) -> Handled:
+        ctx_match = self.match_ctx(match, self.rules(match)) if match else None
+        subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang) for p in problems],
+                                           subject=mail.subject)
+        if mail.sender:
+            self.reply(mail, match, player, subject, text)
+        reason = code or (problems[0].code if problems else "refused")
+        return Handled("refused", reason, match["id"] if match else None, player["id"] if player else None)
+
+    def _tell_wrong_key(self, mail, match, player) -> None:
+        if mail.sender == player["email"]:
+            return  # the reply itself reaches the registered address
+        lang = self.lang_of(match, player)
+        subject, text = self.renderer.mail("wrong_key", lang, match=self.match_ctx(match, self.rules(match)),
+                                           player=player, sender=mail.sender or "?")
+        self.queue(f"wrongkey:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"], subject, text)
+
+    def _rate_limited(self, mail):
+        """None if the mail may pass; the problem to tell the sender once; True to stay silent."""
+        if not mail.sender or self.settings.rate_limit_per_hour <= 0:
+            return None
+        limit = self.intake.RateLimit(capacity=self.settings.rate_limit_per_hour)
+        stored = self.store.rate_bucket(mail.sender)
+        decision = limit.take(self.intake.Bucket.from_json(stored) if stored else None, self.now())
+        self.store.put_rate_bucket(mail.sender, decision.bucket.to_json())
+        if decision.allowed:
+            return None
+        if decision.notify:
+            return limit.problem(mail.sender, decision, decision.retry_after.strftime("%Y-%m-%d %H:%M UTC"))
+        return True
+
+
+def _at(doc, key: str) -> tuple:
+    """(line, column) of a top-level key in the document, if it can say."""
+    try:
+        line, column = doc.position((key,))
+        return (line, column)
+    except Exception:
+        return ()

@@ -1,0 +1,129 @@
+"""Creating and starting matches."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Mapping
+
+import yaml
+from pydantic import ValidationError
+
+from referee import registry
+from referee.authority import keys
+from referee.authority.base import Base
+from referee.authority.spec import MatchSpec
+from referee.contract import Rng, derive_seed, phrase, state_hash
+
+
+class MatchError(ValueError):
+    """A match file that cannot become a match; ``problems`` says why, line by line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Created:
+    match: str
+    gm_key: str
+
+
+def load_spec(source: str | Mapping) -> MatchSpec:
+    data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
+    if not isinstance(data, dict):
+        raise MatchError(["a match file is a YAML mapping"])
+    try:
+        return MatchSpec.model_validate(data)
+    except ValidationError as e:
+        raise MatchError([f"{'.'.join(map(str, err['loc'])) or 'file'}: {err['msg']}" for err in e.errors()]) from None
+
+
+class Matches(Base):
+    def create_match(self, spec: MatchSpec | str | Mapping, *, gm_key: str | None = None,
+                     seed: str | None = None) -> Created:
+        """Validate, set up, issue keys and queue the welcome mails, all in one transaction."""
+        spec = spec if isinstance(spec, MatchSpec) else load_spec(spec)
+        try:
+            rules = registry.get(spec.game)
+        except LookupError as e:
+            raise MatchError([str(e)]) from None
+        players = [p.id for p in spec.players]
+        options = spec.game_options()
+        problems = [phrase(rules, p, "en") for p in rules.check_options(players, options) if p.is_error]
+        try:
+            timing = self.timing({"spec": spec.model_dump(mode="json")})
+        except Exception as e:  # the schedule's own validation message is the useful part
+            problems.append(f"schedule: {e}")
+        if problems:
+            raise MatchError(problems)
+        now = self.now()
+        seed = seed or secrets.token_hex(16)
+        state = rules.setup(players, options, Rng(derive_seed(seed, "setup")))
+        gm_key = gm_key or keys.new_key()
+        player_keys = {p.id: keys.new_key() for p in spec.players}
+        running = spec.start == "auto"
+        deadline = timing.first_deadline(now) if running else None
+        spec_json = spec.model_dump(mode="json")
+        with self.store.transaction():
+            if self.store.match(spec.id) is not None:
+                raise MatchError([f"a match called {spec.id!r} exists already"])
+            self.store.add_match(id=spec.id, game=rules.name, version=rules.version, spec=spec_json, seed=seed,
+                                 status="running" if running else "waiting", gm_email=spec.gm.lower(),
+                                 gm_key_hash=keys.hash_key(gm_key), created=now)
+            for p in spec.players:
+                self.store.add_player(spec.id, p.id, p.name, p.email, p.lang, keys.hash_key(player_keys[p.id]))
+            for o in spec.observers:
+                self.store.add_observer(spec.id, o.email, o.lang)
+            dumped = rules.dump(state)
+            self.store.add_turn(match=spec.id, number=1, state=dumped, awaiting=rules.awaiting(state),
+                                deadline=deadline, seed=derive_seed(seed, 1), opened=now)
+            match = self.store.match(spec.id)
+            turn = self.store.current_turn(spec.id)
+            for p in self.store.players(spec.id):
+                self._welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
+            self._gm_welcome(match, turn, gm_key)
+            self.archive.write_match(spec.id, self.match_record(match, rules, state))
+        return Created(spec.id, gm_key)
+
+    def match_record(self, match: dict, rules, state) -> dict:
+        spec = match["spec"]
+        return {"id": match["id"], "game": match["game"], "version": match["version"],
+                "title": spec.get("title") or rules.title,
+                "players": [{"id": p["id"], "name": p["name"]} for p in self.store.players(match["id"])],
+                "options": MatchSpec.model_validate(spec).game_options(), "language": spec["language"],
+                "timezone": spec["timezone"], "schedule": spec["schedule"], "seed": match["seed"],
+                "setup_hash": state_hash(rules, state)}
+
+    def _welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str) -> None:
+        lang = self.lang_of(match, player)
+        stage = turn["awaiting"].get(player["id"])
+        form = rules.order_form(state, player["id"], lang) if stage else ""
+        subject, text = self.renderer.mail(
+            kind, lang, match=self.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
+            order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
+        self.queue(f"{kind}:{match['id']}:{player['id']}:{key[-4:]}", match["id"], player["email"], subject, text)
+
+    def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
+        rules = self.rules(match)
+        lang = self.lang_of(match)
+        subject, text = self.renderer.mail(
+            "gm_welcome", lang, match=self.match_ctx(match, rules), key=gm_key,
+            players=self.store.players(match["id"]), deadline=self.deadline_info(match, turn, lang),
+            address=self.settings.address, status=match["status"])
+        self.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
+
+    def match_ctx(self, match: dict, rules) -> dict:
+        spec = match["spec"]
+        return {"id": match["id"], "title": spec.get("title") or rules.title, "game": match["game"],
+                "lang": spec.get("language", "en"), "timezone": spec.get("timezone", "UTC")}
+
+    def start(self, match_id: str) -> None:
+        """Start a match created with ``start: manual``: the first deadline runs from now."""
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            if match["status"] != "waiting":
+                raise MatchError([f"{match_id} is {match['status']}, not waiting to start"])
+            turn = self.store.current_turn(match_id)
+            self.store.set_deadline(match_id, turn["number"], self.timing(match).first_deadline(self.now()))
+            self.store.set_match_status(match_id, "running")

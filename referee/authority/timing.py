@@ -1,0 +1,54 @@
+"""The one place the authority asks about deadlines: the match file's
+``schedule:`` read by ``referee.schedule.Schedule``, plus the match's zone."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any, Mapping
+
+from referee import schedule as sched
+
+
+class Timing:
+    def __init__(self, schedule: Mapping, tz: str, early_close: bool = True) -> None:
+        data = dict(schedule)
+        data.setdefault("timezone", tz)
+        data.setdefault("early_close", early_close)
+        self.schedule = sched.Schedule.model_validate(data)
+        self.zone = self.schedule.zone
+
+    def first_deadline(self, now: datetime) -> datetime:
+        """Turn 1's deadline: the match file's, or the next slot if that has passed already."""
+        return _utc(self.schedule.opening_deadline(now))
+
+    def next_deadline(self, closed_at: datetime, deadline: datetime | None) -> datetime:
+        # without a deadline (a turn reopened by a rollback) it counts from closed_at
+        return _utc(self.schedule.next_deadline(closed_at, deadline))
+
+    def close_due(self, deadline: datetime, now: datetime, all_in: bool, waiting: bool) -> str | None:
+        return self.schedule.close_due(deadline, now, all_in=all_in, waiting=waiting)
+
+    def accepts_orders(self, deadline: datetime, now: datetime) -> bool:
+        return self.schedule.accepts_orders(deadline, now)
+
+    def due_reminder(self, deadline: datetime, now: datetime, opened: datetime) -> timedelta | None:
+        """The latest reminder offset due now (one reminder even if a tick came late)."""
+        due = self.schedule.due_reminders(deadline, now, opened_at=opened)
+        return min(due) if due else None
+
+    def shift(self, deadline: datetime, paused_at: datetime, resumed_at: datetime) -> datetime:
+        return _utc(sched.shift_for_pause(deadline, paused_at, resumed_at))
+
+    def extend(self, deadline: datetime, by: Any) -> datetime:
+        return _utc(sched.extend(deadline, by))
+
+    def local(self, t: datetime, lang: str = "en") -> str:
+        return sched.format_local(t, self.zone, lang)
+
+    def utc(self, t: datetime, lang: str = "en") -> str:
+        """UTC, with its date only when that differs from the local date."""
+        both, local = sched.format_deadline(t, self.zone, lang), self.local(t, lang)
+        return both[len(local):].strip().removeprefix("(").removesuffix(")")
+
+
+def _utc(t: datetime) -> datetime:
+    return t.astimezone(timezone.utc)

@@ -1,0 +1,80 @@
+"""Problems the authority itself finds (who, which match, which turn), in en + de,
+and one way to phrase any problem (these or intake's ``Located``) for a reply."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+TEXTS: dict[str, dict[str, str]] = {
+    "match.unknown": {
+        "en": "There is no match called '{match}'. Check the 'match:' line against your welcome mail.",
+        "de": "Es gibt keine Partie '{match}'. Vergleiche die Zeile 'match:' mit deiner Willkommensmail."},
+    "player.unknown": {
+        "en": "Match '{match}' has no player '{player}'. Use the player id from your welcome mail.",
+        "de": "Die Partie '{match}' hat keinen Spieler '{player}'. Nimm die Spieler-ID aus deiner Willkommensmail."},
+    "key.wrong": {
+        "en": "The key does not fit player '{player}'. Copy it exactly from your welcome mail.",
+        "de": "Der Schlüssel passt nicht zu '{player}'. Übernimm ihn genau aus deiner Willkommensmail."},
+    "turn.wrong": {
+        "en": "These orders are for turn {sent}, but the current turn is {current}. Set 'turn: {current}'.",
+        "de": "Diese Befehle sind für Zug {sent}, aktuell ist aber Zug {current}. Setze 'turn: {current}'."},
+    "turn.not_awaited": {
+        "en": "You owe no orders in turn {current}; wait for the next report.",
+        "de": "Du schuldest in Zug {current} keine Befehle; warte auf den nächsten Bericht."},
+    "turn.late": {
+        "en": "Turn {current} closed for orders at {deadline}; the report follows shortly.",
+        "de": "Zug {current} nimmt seit {deadline} keine Befehle mehr an; der Bericht folgt in Kürze."},
+    "match.ended": {
+        "en": "Match '{match}' has ended; it takes no more orders.",
+        "de": "Die Partie '{match}' ist beendet und nimmt keine Befehle mehr an."},
+    "mail.too_large": {
+        "en": "This mail is too large to be read. Send only the order document, as plain text.",
+        "de": "Diese Mail ist zu groß. Schicke nur das Befehlsdokument als einfachen Text."},
+    "command.unknown": {
+        "en": "Unknown command '{command}'. Known: {known}.",
+        "de": "Unbekannter Befehl '{command}'. Bekannt: {known}."},
+    "command.failed": {
+        "en": "The command '{command}' could not be carried out: {reason}",
+        "de": "Der Befehl '{command}' konnte nicht ausgeführt werden: {reason}"},
+    "gm.denied": {
+        "en": "Only the game master of '{match}', with the GM key, may do this.",
+        "de": "Nur die Spielleitung von '{match}' mit dem Spielleitungs-Schlüssel darf das."},
+    "orders.missing": {
+        "en": "The document has no 'orders:'. Fill in the order form from your last report.",
+        "de": "Das Dokument enthält keine 'orders:'. Fülle das Befehlsformular aus deinem letzten Bericht aus."},
+    "resend.none": {
+        "en": "There is no report for turn {turn} yet.",
+        "de": "Für Zug {turn} gibt es noch keinen Bericht."},
+}
+
+_PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
+          "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}
+
+
+@dataclass(frozen=True)
+class Own:
+    """One of the authority's problems; mirrors the fields of intake's ``Located``."""
+    code: str
+    params: dict = field(default_factory=dict)
+    line: int | None = None
+    column: int | None = None
+    severity: str = "error"
+
+    def describe(self, lang: str) -> str:
+        texts = TEXTS[self.code]
+        body = (texts.get(lang) or texts["en"]).format(**self.params)
+        return _place(lang, self.line, self.column) + body
+
+
+def _place(lang: str, line: int | None, column: int | None) -> str:
+    with_col, only_line = _PLACE.get(lang, _PLACE["en"])
+    if line is None:
+        return ""
+    return with_col.format(line=line, column=column) if column is not None else only_line.format(line=line)
+
+
+def describe(problem, lang: str) -> str:
+    if hasattr(problem, "describe"):
+        return problem.describe(lang)
+    text = getattr(problem, "text", {}) or {}
+    body = text.get(lang) or text.get("en") or problem.code
+    return _place(lang, problem.line, problem.column) + body

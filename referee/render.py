@@ -1,0 +1,94 @@
+"""Jinja2 rendering of the referee's mails and of the games' reports.
+
+Templates live in the repository's ``templates/`` folder, which ships as the
+package ``referee.templates`` (see setup.py); run from a source checkout
+(editable install) the folder is found beside the package instead.
+Mail templates start with a ``Subject:`` line, then a blank line, then the body.
+"""
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+from typing import Any, Sequence
+
+import jinja2
+from markupsafe import escape
+
+REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def template_root() -> Path:
+    try:
+        root = importlib.resources.files("referee.templates")
+        path = Path(str(root))
+        if path.is_dir():
+            return path
+    except ModuleNotFoundError:
+        pass
+    return REPO_TEMPLATES
+
+
+class Renderer:
+    """Two environments over the same folders: plain text (no escaping) and HTML."""
+
+    def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
+        dirs = [str(d) for d in extra_dirs] + [str(template_root())]
+        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+                      keep_trailing_newline=True, trim_blocks=False)
+        self.text_env = jinja2.Environment(autoescape=False, **common)
+        self.html_env = jinja2.Environment(autoescape=True, **common)
+        # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
+        self.mail_env = jinja2.Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
+                                           **{k: v for k, v in common.items() if k != "trim_blocks"})
+        for env in (self.text_env, self.html_env, self.mail_env):
+            env.filters["indent_block"] = _indent_block
+            env.filters["names"] = _names
+
+    def has(self, name: str) -> bool:
+        try:
+            self.text_env.get_template(name)
+            return True
+        except jinja2.TemplateNotFound:
+            return False
+
+    def mail(self, kind: str, lang: str, **ctx: Any) -> tuple[str, str]:
+        """(subject, text body) of one of the referee's own mails."""
+        name = f"mail/{kind}.{lang}.txt.j2"
+        if not self.has(name):
+            name = f"mail/{kind}.en.txt.j2"
+        out = self.mail_env.get_template(name).render(lang=lang, **ctx)
+        head, _, body = out.lstrip("\n").partition("\n")
+        if not head.startswith("Subject:"):
+            raise ValueError(f"{name} must start with a 'Subject:' line")
+        return head[len("Subject:"):].strip(), body.lstrip("\n")
+
+    def game_report(self, game: str, languages: Sequence[str], lang: str, ctx: dict) -> tuple[str, str | None]:
+        """A game's report body (text, optional HTML) in ``lang`` or the game's own language."""
+        use = lang if lang in languages else languages[0]
+        text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
+        html_name = f"{game}/report.{use}.html.j2"
+        html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
+        return text, html
+
+    def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None) -> tuple[str, str, str]:
+        """(subject, text, html) of a report mail wrapping the game's body."""
+        subject, text = self.mail("report", lang, body=body_text, **ctx)
+        if body_html is None:
+            body_html = f"<pre>{escape(body_text)}</pre>"
+        html = self.html_env.get_template(self._pick("report_html", lang)).render(
+            body=jinja2.utils.markupsafe.Markup(body_html), lang=lang, **ctx)
+        return subject, text, html
+
+    def _pick(self, kind: str, lang: str) -> str:
+        name = f"mail/{kind}.{lang}.html.j2"
+        return name if self.has(name) else f"mail/{kind}.en.html.j2"
+
+
+def _indent_block(text: str, width: int = 2) -> str:
+    pad = " " * width
+    return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
+
+
+def _names(ids, players: dict) -> str:
+    """Player ids as their names, comma-separated (unknown ids as they are)."""
+    return ", ".join(players[i]["name"] if i in players else str(i) for i in ids)

@@ -1,0 +1,257 @@
+"""The store on SQLite: one file, WAL, every multi-step change in one transaction.
+
+The interface is deliberately narrow (rows in, dicts out, JSON columns
+decoded here) so a PostgreSQL store can implement the same methods.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+
+from referee.store.schema import SCHEMA, SCHEMA_VERSION
+
+_JSON = {"spec", "state", "awaiting", "result", "orders"}
+
+
+def _iso(t: datetime | None) -> str | None:
+    return None if t is None else t.isoformat()
+
+
+def _row(row: sqlite3.Row | None) -> dict | None:
+    if row is None:
+        return None
+    out = {}
+    for k in row.keys():
+        v = row[k]
+        if k in _JSON and isinstance(v, str):
+            v = json.loads(v)
+        out[k] = v
+    return out
+
+
+def _turn(row: dict | None) -> dict | None:
+    if row is not None:
+        row["seed"] = int(row["seed"])
+    return row
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, sort_keys=True, ensure_ascii=False)
+
+
+class SchemaMismatch(RuntimeError):
+    pass
+
+
+class SqliteStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._init_schema()
+
+    # -- plumbing -------------------------------------------------------
+    def _init_schema(self) -> None:
+        with self.transaction():
+            for stmt in SCHEMA.split(";"):
+                if stmt.strip():
+                    self._db.execute(stmt)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif int(row["value"]) != SCHEMA_VERSION:
+                raise SchemaMismatch(f"{self.path}: schema version {row['value']}, this referee needs {SCHEMA_VERSION}")
+
+    @contextmanager
+    def transaction(self) -> Iterator["SqliteStore"]:
+        """One write transaction; nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield self
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def _one(self, sql: str, args: tuple = ()) -> dict | None:
+        return _row(self._db.execute(sql, args).fetchone())
+
+    def _all(self, sql: str, args: tuple = ()) -> list[dict]:
+        return [_row(r) for r in self._db.execute(sql, args).fetchall()]
+
+    def _exec(self, sql: str, args: tuple = ()) -> int:
+        return self._db.execute(sql, args).rowcount
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- matches --------------------------------------------------------
+    def add_match(self, *, id: str, game: str, version: str, spec: dict, seed: str, status: str,
+                  gm_email: str, gm_key_hash: str, created: datetime) -> None:
+        self._exec("INSERT INTO matches (id, game, version, spec, seed, status, gm_email, gm_key_hash, created)"
+                   " VALUES (?,?,?,?,?,?,?,?,?)",
+                   (id, game, version, _dumps(spec), seed, status, gm_email, gm_key_hash, _iso(created)))
+
+    def match(self, match_id: str) -> dict | None:
+        return self._one("SELECT * FROM matches WHERE id=?", (match_id,))
+
+    def matches(self, status: str | None = None) -> list[dict]:
+        if status is None:
+            return self._all("SELECT * FROM matches ORDER BY id")
+        return self._all("SELECT * FROM matches WHERE status=? ORDER BY id", (status,))
+
+    def set_match_status(self, match_id: str, status: str, paused_at: datetime | None = None) -> None:
+        self._exec("UPDATE matches SET status=?, paused_at=? WHERE id=?", (status, _iso(paused_at), match_id))
+
+    # -- players and observers -------------------------------------------
+    def add_player(self, match: str, id: str, name: str, email: str, lang: str | None, key_hash: str) -> None:
+        self._exec("INSERT INTO players VALUES (?,?,?,?,?,?)", (match, id, name, email.lower(), lang, key_hash))
+
+    def player(self, match: str, player_id: str) -> dict | None:
+        return self._one("SELECT * FROM players WHERE match=? AND id=?", (match, player_id))
+
+    def players(self, match: str) -> list[dict]:
+        return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
+
+    def replace_player(self, match: str, player_id: str, email: str, key_hash: str, name: str | None,
+                       at: datetime) -> None:
+        old = self.player(match, player_id)
+        self._exec("INSERT INTO player_history VALUES (?,?,?,?,?)", (match, player_id, old["email"], email.lower(), _iso(at)))
+        self._exec("UPDATE players SET email=?, key_hash=?, name=COALESCE(?, name) WHERE match=? AND id=?",
+                   (email.lower(), key_hash, name, match, player_id))
+
+    def player_history(self, match: str) -> list[dict]:
+        return self._all("SELECT * FROM player_history WHERE match=? ORDER BY rowid", (match,))
+
+    def add_observer(self, match: str, email: str, lang: str | None) -> bool:
+        return self._exec("INSERT OR IGNORE INTO observers VALUES (?,?,?)", (match, email.lower(), lang)) == 1
+
+    def observers(self, match: str) -> list[dict]:
+        return self._all("SELECT * FROM observers WHERE match=? ORDER BY rowid", (match,))
+
+    # -- turns ----------------------------------------------------------
+    def add_turn(self, *, match: str, number: int, state: dict, awaiting: dict, deadline: datetime | None,
+                 seed: int, opened: datetime, rev: int = 0) -> None:
+        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened)"
+                   " VALUES (?,?,?,?,?,?,?,?,?)",
+                   (match, number, rev, "open", _dumps(state), _dumps(awaiting), _iso(deadline), str(seed), _iso(opened)))
+
+    def turn(self, match: str, number: int) -> dict | None:
+        return _turn(self._one("SELECT * FROM turns WHERE match=? AND number=?", (match, number)))
+
+    def current_turn(self, match: str) -> dict | None:
+        """The newest turn (open while the match runs; resolved once it ended)."""
+        return _turn(self._one("SELECT * FROM turns WHERE match=? ORDER BY number DESC LIMIT 1", (match,)))
+
+    def turns(self, match: str) -> list[dict]:
+        return [_turn(t) for t in self._all("SELECT * FROM turns WHERE match=? ORDER BY number", (match,))]
+
+    def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
+        self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
+
+    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
+        self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0 WHERE match=? AND number=?",
+                   (_dumps(result), _iso(closed), match, number))
+
+    def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
+        self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, rev=rev+1, deadline=?"
+                   " WHERE match=? AND number=?", (_iso(deadline), match, number))
+
+    def delete_turn(self, match: str, number: int) -> None:
+        for table in ("submissions", "waits"):
+            self._exec(f"DELETE FROM {table} WHERE match=? AND turn=?", (match, number))
+        self._exec("DELETE FROM turns WHERE match=? AND number=?", (match, number))
+
+    def set_archived(self, match: str, number: int) -> None:
+        self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
+
+    def unarchived(self) -> list[dict]:
+        return self._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0 ORDER BY match, number")
+
+    # -- submissions and wait flags -------------------------------------
+    def put_submission(self, match: str, turn: int, player: str, orders: dict, message_id: str,
+                       content_hash: str, received: datetime) -> None:
+        self._exec("INSERT OR REPLACE INTO submissions VALUES (?,?,?,?,?,?,?)",
+                   (match, turn, player, _dumps(orders), message_id, content_hash, _iso(received)))
+
+    def delete_submission(self, match: str, turn: int, player: str) -> bool:
+        return self._exec("DELETE FROM submissions WHERE match=? AND turn=? AND player=?", (match, turn, player)) == 1
+
+    def submissions(self, match: str, turn: int) -> dict[str, dict]:
+        rows = self._all("SELECT * FROM submissions WHERE match=? AND turn=?", (match, turn))
+        return {r["player"]: r for r in rows}
+
+    def set_wait(self, match: str, turn: int, player: str, on: bool) -> None:
+        if on:
+            self._exec("INSERT OR IGNORE INTO waits VALUES (?,?,?)", (match, turn, player))
+        else:
+            self._exec("DELETE FROM waits WHERE match=? AND turn=? AND player=?", (match, turn, player))
+
+    def waits(self, match: str, turn: int) -> set[str]:
+        return {r["player"] for r in self._all("SELECT player FROM waits WHERE match=? AND turn=?", (match, turn))}
+
+    # -- processed mail (dedupe on Message-ID + content hash) ------------
+    def processed(self, message_id: str, content_hash: str) -> str | None:
+        row = self._one("SELECT outcome FROM processed WHERE message_id=? AND content_hash=?", (message_id, content_hash))
+        return None if row is None else row["outcome"]
+
+    def mark_processed(self, message_id: str, content_hash: str, outcome: str, match: str | None, at: datetime) -> None:
+        self._exec("INSERT OR REPLACE INTO processed VALUES (?,?,?,?,?)", (message_id, content_hash, outcome, match, _iso(at)))
+
+    # -- outbox ------------------------------------------------------------
+    def enqueue(self, dedupe: str, match: str | None, recipient: str, message: bytes, now: datetime) -> bool:
+        """Queue a message once per dedupe key; False if the key is already queued or sent."""
+        return self._exec("INSERT OR IGNORE INTO outbox (dedupe, match, recipient, message, next_try, created)"
+                          " VALUES (?,?,?,?,?,?)", (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
+
+    def due(self, now: datetime, limit: int = 100) -> list[dict]:
+        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=? ORDER BY id LIMIT ?",
+                         (_iso(now), limit))
+
+    def outbox_entry(self, dedupe: str) -> dict | None:
+        return self._one("SELECT * FROM outbox WHERE dedupe=?", (dedupe,))
+
+    def outbox(self, match: str | None = None, status: str | None = None) -> list[dict]:
+        sql, args = "SELECT * FROM outbox WHERE 1=1", []
+        if match is not None:
+            sql += " AND match=?"; args.append(match)
+        if status is not None:
+            sql += " AND status=?"; args.append(status)
+        return self._all(sql + " ORDER BY id", tuple(args))
+
+    def record_attempt(self, entry_id: int, status: str, error: str | None, next_try: datetime,
+                       sent_at: datetime | None) -> None:
+        self._exec("UPDATE outbox SET status=?, attempts=attempts+1, last_error=?, next_try=?, sent_at=? WHERE id=?",
+                   (status, error, _iso(next_try), _iso(sent_at), entry_id))
+
+    # -- rate limit ---------------------------------------------------------
+    def rate_bucket(self, sender: str) -> dict | None:
+        row = self._one("SELECT bucket FROM rate WHERE sender=?", (sender,))
+        return None if row is None else json.loads(row["bucket"])
+
+    def put_rate_bucket(self, sender: str, bucket: dict) -> None:
+        self._exec("INSERT OR REPLACE INTO rate VALUES (?,?)", (sender, _dumps(bucket)))

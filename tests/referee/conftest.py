@@ -1,0 +1,123 @@
+"""Fixtures for the authority's tests: a toy game, an injected clock, SQLite in a
+temp folder, Maildir out, and mails built as players would write them."""
+from __future__ import annotations
+
+import email
+import mailbox
+import sys
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+import pytest
+
+from referee import registry
+from referee.authority import Referee, Settings
+from referee.mail.inbound import parse_inbound
+from referee.mail.sink import MaildirSink
+from referee.render import Renderer
+from referee.store import open_store
+import toygame  # tests/ is on sys.path (tests/conftest.py)
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+REFEREE = "referee@example.org"
+BOSS = ("boss@example.org", "BOSS-KEY2-3456")
+
+
+class Clock:
+    def __init__(self, t: datetime = START) -> None:
+        self.t = t
+
+    def __call__(self) -> datetime:
+        return self.t
+
+    def advance(self, **kw) -> datetime:
+        self.t += timedelta(**kw)
+        return self.t
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    registry.register(toygame.RULES)
+    yield
+    registry.unregister(toygame.RULES.name)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def make_referee(root: Path, clock) -> Referee:
+    return Referee(open_store(root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
+                   clock, Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, rate_limit_per_hour=20))
+
+
+@pytest.fixture
+def ref(tmp_path, clock):
+    r = make_referee(tmp_path, clock)
+    yield r
+    r.store.close()
+
+
+class Outbox:
+    """Sends the referee's outbox into a Maildir and reads it back."""
+
+    def __init__(self, ref: Referee, path: Path) -> None:
+        self.ref, self.sink, self.path, self.seen = ref, MaildirSink(path), path, set()
+
+    def all(self) -> list[EmailMessage]:
+        box = mailbox.Maildir(str(self.path), create=False)
+        return [email.message_from_bytes(m.as_bytes(), policy=policy.default) for m in box]
+
+    def flush(self) -> list[EmailMessage]:
+        """Send everything due; return the messages that arrived since the last flush."""
+        self.ref.send_pending(self.sink)
+        new = [m for m in self.all() if m["Message-ID"] not in self.seen]
+        self.seen |= {m["Message-ID"] for m in new}
+        return new
+
+
+def to(msgs, address: str) -> list[EmailMessage]:
+    return [m for m in msgs if address in m["To"]]
+
+
+def text_of(msg: EmailMessage) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+@pytest.fixture
+def outbox(ref, tmp_path):
+    return Outbox(ref, tmp_path / "out")
+
+
+SPEC = {
+    "id": "toy1", "game": "toybid", "title": "Toy One", "gm": "gm@example.org", "language": "en",
+    "timezone": "Europe/Berlin", "options": {"rounds": 2},
+    "schedule": {"period": "48h", "grace": "30m", "reminders": ["12h", "2h"]},
+    "players": [
+        {"id": "ann", "name": "Ann", "email": "ann@example.org"},
+        {"id": "bob", "name": "Bob", "email": "bob@example.org", "lang": "de"},
+        {"id": "cyd", "name": "Cyd", "email": "cyd@example.org"},
+    ],
+    "observers": ["watcher@example.org"],
+}
+
+
+def raw_mail(sender: str, body: str, *, subject: str = "orders", headers: dict | None = None,
+             message_id: str | None = None, charset: str = "utf-8") -> bytes:
+    msg = EmailMessage(policy=policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = REFEREE
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id or make_msgid(domain="players.example")
+    for k, v in (headers or {}).items():
+        msg[k] = v
+    msg.set_content(body, charset=charset)
+    return msg.as_bytes()
+
+
+def inbound(sender: str, body: str, **kw):
+    return parse_inbound(raw_mail(sender, body, **kw), own_addresses=[REFEREE])
