@@ -1,0 +1,108 @@
+"""``order_form``: the ``orders:`` mapping to fill in, with the legal choices
+as YAML comments (English or German)."""
+from __future__ import annotations
+
+from .actions import event_enactable, legal_votes
+from .edition import PLANNER
+from .engine import bias, needed
+from .state import free_markers, reclaim_options
+
+FACTION = {"en": {"large_states": "Large States", "small_states": "Small States",
+                  "antifederalist": "Antifederalist", "federalist": "Federalist", "planner": "Planner"},
+           "de": {"large_states": "Große Staaten", "small_states": "Kleine Staaten",
+                  "antifederalist": "Antiföderalist", "federalist": "Föderalist", "planner": "Planer"}}
+
+T = {
+    "en": {"keep": "Keep 2 of your 4 dealt cards (the others go to the discard pile):",
+           "flip": "You won the Committee Room. Flip its article \"{title}\" (now {bias})? true = flip, false = leave it",
+           "hand": "Your hand:", "bias": "Assembly article: \"{title}\", bias {bias}",
+           "votes": "Votes you can declare (state side: delegates that may vote so):",
+           "override": "overrides {n}", "none": "(none)",
+           "debate": "Speak in debate (delegates of one faction):",
+           "events": "Events you may enact:", "not": "Events you may not enact now:",
+           "pool": "Draw pool (by card back); you will take {n} card(s); list positions by preference:",
+           "markers": "Free influence markers: {n}", "reclaim": "None free: the one reused if needed (first by default): {opts}",
+           "action": "vote | debate | event | snub",
+           "fields": "for a vote: state, side (yea/nay), delegates; debate/snub: delegates; event: card plus its choices",
+           "choices": "event choices as needed: side, delegates, state, targets, player, position, pick, faction, article",
+           "advance": "committee_flip: flip | keep  (said in advance for a Committee win); reclaim_planner: false to opt out"},
+    "de": {"keep": "Behalte 2 deiner 4 ausgeteilten Karten (die anderen kommen auf den Ablagestapel):",
+           "flip": "Du hast das Komitee-Zimmer gewonnen. Artikel \"{title}\" (jetzt {bias}) umdrehen? true = umdrehen, false = liegen lassen",
+           "hand": "Deine Hand:", "bias": "Artikel im Versammlungszimmer: \"{title}\", Faktion {bias}",
+           "votes": "Mögliche Stimmabgaben (Staat Seite: Delegierte, die so stimmen dürfen):",
+           "override": "überstimmt {n}", "none": "(keine)",
+           "debate": "Debattieren (Delegierte einer Faktion):",
+           "events": "Ausführbare Ereignisse:", "not": "Jetzt nicht ausführbare Ereignisse:",
+           "pool": "Nachziehbereich (nach Rückseite); du nimmst {n} Karte(n); Positionen nach Vorliebe:",
+           "markers": "Freie Einflussmarker: {n}", "reclaim": "Keiner frei: wiederverwendet wird bei Bedarf (sonst der erste): {opts}",
+           "action": "vote (Stimme abgeben) | debate (Debattieren) | event (Ereignis) | snub (Abwerfen)",
+           "fields": "Stimme: state, side (yea=Ja/nay=Nein), delegates; Debatte/Abwerfen: delegates; Ereignis: card und seine Wahl",
+           "choices": "Wahl bei Ereignissen nach Bedarf: side, delegates, state, targets, player, position, pick, faction, article",
+           "advance": "committee_flip: flip | keep  (im Voraus für einen Komitee-Sieg); reclaim_planner: false = Planer nicht zurücknehmen"},
+}
+WHY = {"en": {"event.blocked": "blocked", "event.no_effect": "no effect now"},
+       "de": {"event.blocked": "blockiert", "event.no_effect": "jetzt ohne Wirkung"}}
+
+
+def _label(ed, cid, lang) -> str:
+    c = ed.cards[cid]
+    return f"{cid} ({c.name}, {c.state}, {FACTION[lang][c.faction]})"
+
+
+def order_form(state, player: str, lang: str) -> str:
+    d, ed = state.d, state.ed
+    lang = lang if lang in T else "en"
+    t, fac = T[lang], FACTION[lang]
+    stage = d["stage"]
+    if stage == "keep" and player in d["dealt"]:
+        lines = [f"# {t['keep']}"] + [f"#   {_label(ed, c, lang)}" for c in d["dealt"][player]]
+        return "\n".join(lines + [f"keep: [{d['dealt'][player][0]}, {d['dealt'][player][1]}]", ""])
+    if stage == "committee_flip" and d["flip_player"] == player:
+        art, fl = d["committee_article"]
+        title = ed.articles[art]["title"][lang]
+        return f"# {t['flip'].format(title=title, bias=fac[ed.side(art, fl)])}\nflip: false\n"
+    if stage != "action" or d["players"][d["active"]] != player:
+        return ""
+    hand = d["hands"][player]
+    art, fl = d["assembly"]
+    lines = [f"# {t['bias'].format(title=ed.articles[art]['title'][lang], bias=fac[bias(d, ed)])}",
+             f"# {t['hand']}"] + [f"#   {_label(ed, c, lang)}" for c in hand]
+    lines.append(f"# {t['votes']}")
+    votes = legal_votes(d, ed, player)
+    for s, side, ok in votes:
+        have = d["delegations"].get(s)
+        extra = f"  [{t['override'].format(n=len(have['cards']))}]" if have else ""
+        lines.append(f"#   {s} {side}: {', '.join(ok)}{extra}")
+    if not votes:
+        lines.append(f"#   {t['none']}")
+    groups: dict[str, list] = {}
+    for c in hand:
+        if ed.cards[c].faction != PLANNER:
+            groups.setdefault(ed.cards[c].faction, []).append(c)
+    lines.append(f"# {t['debate']}")
+    for f in sorted(groups):
+        pos = d["debate"][f].get(player)
+        lines.append(f"#   {fac[f]}: {', '.join(groups[f])}" + (f"  (@{pos})" if pos else ""))
+    if not groups:
+        lines.append(f"#   {t['none']}")
+    ok_ev, not_ev = [], []
+    for c in hand:
+        why = event_enactable(d, ed, player, c)
+        (not_ev if why else ok_ev).append((c, why))
+    lines.append(f"# {t['events']}")
+    for c, _ in ok_ev:
+        lines.append(f"#   {c}: {ed.cards[c].text[lang]}")
+    if not ok_ev:
+        lines.append(f"#   {t['none']}")
+    if not_ev:
+        lines.append(f"# {t['not']} " + ", ".join(f"{c} ({WHY[lang][w]})" for c, w in not_ev))
+    lines.append(f"# {t['pool'].format(n=needed(d, player))}")
+    for i, c in enumerate(d["pool"]):
+        lines.append(f"#   {i + 1}: {ed.cards[c].state} {fac[ed.cards[c].faction]}")
+    lines.append(f"# {t['markers'].format(n=free_markers(d, player))}")
+    if free_markers(d, player) == 0:
+        lines.append(f"# {t['reclaim'].format(opts=', '.join(reclaim_options(d, player)))}")
+    lines += [f"# {t['fields']}", f"# {t['choices']}", f"# {t['advance']}",
+              f"action: snub        # {t['action']}", "state:", "side:", "delegates: []", "card:",
+              "take: [1, 2, 3]", ""]
+    return "\n".join(lines)
