@@ -195,11 +195,14 @@ def _walk(root: yaml.Node, max_depth: int, max_nodes: int) -> dict[tuple, Marks]
         if node.tag not in _SCALAR_TAGS and node.tag not in (SEQ, MAP):
             raise YamlRefused("yaml.tag", start[0], start[1], {"tag": node.tag})
         marks[path] = (key_mark, start, not isinstance(node, yaml.ScalarNode))
+        # Children are pushed in reverse so the walk goes in document order
+        # and an alias is reported where it is used, not where it was defined.
         if isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                stack.append((item, path + (index,), depth + 1, None))
+            for index in range(len(node.value) - 1, -1, -1):
+                stack.append((node.value[index], path + (index,), depth + 1, None))
         elif isinstance(node, yaml.MappingNode):
             names: set[str] = set()
+            pending = []
             for key_node, value_node in node.value:
                 if id(key_node) in seen:
                     raise YamlRefused("yaml.alias", key_node.start_mark.line, key_node.start_mark.column, {})
@@ -213,8 +216,31 @@ def _walk(root: yaml.Node, max_depth: int, max_nodes: int) -> dict[tuple, Marks]
                 if name in names:
                     raise YamlRefused("yaml.duplicate_key", k[0], k[1], {"key": name})
                 names.add(name)
-                stack.append((value_node, path + (name,), depth + 1, k))
+                pending.append((value_node, path + (name,), depth + 1, k))
+            stack.extend(reversed(pending))
     return marks
+
+
+def _blame_missing_colon(text: str, refused: YamlRefused) -> YamlRefused:
+    """``state PA`` followed by ``side: yea`` makes libyaml complain about the
+    *second* line (a plain scalar ran on into it); the line to fix is the first."""
+    problem = (refused.params or {}).get("problem", "")
+    if refused.code != "yaml.syntax" or not problem.startswith("mapping values are not allowed") \
+            or refused.line is None:
+        return refused
+    lines = text.split("\n")
+    here = lines[refused.line] if refused.line < len(lines) else ""
+    before = refused.line - 1
+    while before >= 0 and not lines[before].strip():
+        before -= 1
+    if before < 0:
+        return refused
+    prev = lines[before]
+    indent = len(prev) - len(prev.lstrip(" "))
+    if ":" in prev or prev.lstrip().startswith(("-", "#")) or indent != len(here) - len(here.lstrip(" ")):
+        return refused
+    return YamlRefused("yaml.syntax", before, indent, {"problem": "could not find expected ':'",
+                                                         "problem_de": _PROBLEMS_DE["could not find expected ':'"]})
 
 
 def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
@@ -233,7 +259,7 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
         try:
             root = loader.get_single_node()
         except yaml.YAMLError as err:
-            raise _syntax(err) from None
+            raise _blame_missing_colon(text, _syntax(err)) from None
         except RecursionError:  # pure-Python composer on absurd nesting
             raise YamlRefused("yaml.too_deep", None, None, {"limit": max_depth}) from None
         if root is None:
