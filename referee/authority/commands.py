@@ -27,7 +27,7 @@ class Commands:
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":
-            number = int(env.args.get("turn") or _last_resolved(self.store, match["id"]) or 0)
+            number = int(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0)
             past = self.store.turn(match["id"], number) if number else None
             if past is None or past["status"] != "resolved":
                 return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number})], player=player)
@@ -99,7 +99,8 @@ class Commands:
         if cmd == "rollback":
             return self.rollback(match_id)
         if cmd == "replace":
-            return self.replace_player(match_id, args["player"], args["email"], args.get("name"))
+            # "seat": the envelope's own "player:" is the GM here
+            return self.replace_player(match_id, args["seat"], args["email"], args.get("name"))
         if cmd == "observer":
             return self.add_observer(match_id, args["email"], args.get("lang"))
         if cmd == "end":
