@@ -53,3 +53,24 @@ def record(state, nr):
 
 def gm_entries(res, kind):
     return [e for e in res.log if e.kind == kind and e.visible_for(GM)]
+
+
+ESTATES = ["klerus", "magus", "patrizier", "buergerschaft", "seeleute", "militaer"]
+
+
+def add_proposal(s, nr, pro=(), contra=(), value="zufriedenheit", direction="up", kind="vorschlag", **extra):
+    """Put a made-up proposal into the state (e.g. one every estate favours)."""
+    s["proposals"][str(nr)] = {"nr": nr, "title": {"de": f"Vorschlag {nr}", "en": f"Proposal {nr}"},
+                               "kind": kind, "value": value, "direction": direction, "pro": list(pro),
+                               "contra": list(contra), "office": extra.get("office"),
+                               "candidates": extra.get("candidates", []), "source": "test"}
+    return nr
+
+
+def consensus_state(extra_pro=(), members=None, cards=None, without=()):
+    """Round 2 with proposal 99 on the agenda: every estate (but ``without``)
+    is on its pro side, so every NPC leans pro."""
+    s = session_state([], members=members or {"p1": "alrik", "p2": "sarina"}, cards=cards)
+    add_proposal(s, 99, pro=[e for e in ESTATES if e not in without] + list(extra_pro))
+    s["session"] = [99]
+    return s
