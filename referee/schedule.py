@@ -29,6 +29,11 @@ A match file's ``schedule:`` is read into ``Schedule``.  What the words mean:
   the deadline, so late ticks do not drift the schedule.
 * Pause at P, resume at R: the open deadline moves by R − P; later deadlines
   follow from it.  ``extend`` moves it by a duration.
+
+Every datetime going in must be aware; every datetime coming out is in UTC,
+because Python adds to and subtracts same-zone datetimes on the wall clock
+(``20:00 CET + 36h`` would be 35 real hours across the spring change).
+``Schedule.local`` and the ``format_*`` helpers show them in the match zone.
 """
 from __future__ import annotations
 
@@ -104,6 +109,14 @@ def localize(wall: datetime, zone: ZoneInfo) -> datetime:
     forward by the gap, a doubled autumn time is the first (fold=0)."""
     aware = wall.replace(tzinfo=zone, fold=0)
     return aware.astimezone(UTC).astimezone(zone)
+
+
+def _u(moment: datetime) -> datetime:
+    """UTC, the only zone where ``+`` and ``-`` are exact (Python adds to and
+    subtracts same-zone datetimes on the wall clock)."""
+    if moment.tzinfo is None:
+        raise ValueError("deadline arithmetic needs aware datetimes")
+    return moment.astimezone(UTC)
 
 
 def _ceil_minute(moment: datetime) -> datetime:
@@ -203,22 +216,26 @@ class Schedule(BaseModel):
     def local(self, moment: datetime) -> datetime:
         return moment.astimezone(self.zone)
 
+    def _at(self, wall: datetime) -> datetime:
+        return _u(localize(wall, self.zone))
+
     def _wall(self, moment: datetime) -> datetime:
         """The local wall time ``moment`` stands for: a deadline pushed out of
         the spring gap (03:30) still stands for its nominal slot time (02:30)."""
         local = self.local(moment)
         nominal = datetime.combine(local.date(), self.slot_time)
-        return nominal if localize(nominal, self.zone) == local else local.replace(tzinfo=None)
+        return nominal if self._at(nominal) == _u(moment) else local.replace(tzinfo=None)
 
     def _add_period(self, base: datetime) -> datetime:
         days = self.wall_days
         if days is not None:
-            return localize(self._wall(base) + timedelta(days=days), self.zone)
-        return self.local(base + self.period)
+            return self._at(self._wall(base) + timedelta(days=days))
+        return _u(base) + self.period
 
     def next_slot(self, after: datetime) -> datetime:
         """The first deadline strictly after ``after``: the next weekday slot,
         or the next deadline of the undisturbed period series."""
+        after = _u(after)
         if self.weekdays is None:
             moment = self.first()
             while moment <= after:
@@ -228,7 +245,7 @@ class Schedule(BaseModel):
         for offset in range(0, 9):
             when = day + timedelta(days=offset)
             if when.weekday() in self.weekdays:
-                slot = localize(datetime.combine(when, self.slot_time), self.zone)
+                slot = self._at(datetime.combine(when, self.slot_time))
                 if slot > after:
                     return slot
         raise AssertionError("a weekly slot always exists within 8 days")
@@ -236,12 +253,13 @@ class Schedule(BaseModel):
     def first(self) -> datetime:
         if self.first_deadline is None:
             raise ValueError("this schedule has no first_deadline; use opening_deadline(now)")
-        return self.local(self.first_deadline)
+        return _u(self.first_deadline)
 
     def opening_deadline(self, now: datetime) -> datetime:
         """Turn 1's deadline for a match started at ``now``: ``first_deadline``
         if it is still at least ``min_turn`` away (period schedules: one
         period), else the first slot after that."""
+        now = _u(now)
         if self.first_deadline is not None and self.first() >= now + self._shortest():
             return self.first()
         if self.weekdays is None and self.first_deadline is None:
@@ -264,8 +282,8 @@ class Schedule(BaseModel):
     def next_deadline(self, closed_at: datetime, deadline: datetime | None = None) -> datetime:
         """The next turn's deadline after a turn with ``deadline`` closed at
         ``closed_at`` (without ``deadline``: counted from the close)."""
-        if deadline is None:
-            deadline = closed_at
+        closed_at = _u(closed_at)
+        deadline = closed_at if deadline is None else _u(deadline)
         if self.weekdays is not None:
             return self.next_slot(closed_at + self.min_turn)
         if closed_at < deadline:  # early close: count from the close
@@ -279,16 +297,17 @@ class Schedule(BaseModel):
     # -- during a turn -----------------------------------------------------------------
     def accepts_orders(self, deadline: datetime, now: datetime) -> bool:
         """Orders are taken until the deadline plus grace."""
-        return now < deadline + self.grace
+        return _u(now) < _u(deadline) + self.grace
 
     def is_late(self, deadline: datetime, now: datetime) -> bool:
-        return now >= deadline
+        return _u(now) >= _u(deadline)
 
     def close_due(self, deadline: datetime, now: datetime, *, all_in: bool,
                   waiting: bool = False) -> CloseReason | None:
         """Why the turn should close now, or None: ``"early"`` (everyone in
         before the deadline, early close on, nobody waiting), ``"complete"``
         (everyone in during grace), ``"deadline"`` (deadline + grace passed)."""
+        deadline, now = _u(deadline), _u(now)
         if now >= deadline + self.grace:
             return "deadline"
         if now >= deadline:
@@ -306,6 +325,8 @@ class Schedule(BaseModel):
         on a 6h turn).  After downtime several may be due at once: send one
         reminder and record all of them as sent."""
         sent = {parse_duration(x) for x in already_sent}
+        deadline, now = _u(deadline), _u(now)
+        opened_at = None if opened_at is None else _u(opened_at)
         due = []
         for offset in self.reminders:
             moment = deadline - offset
@@ -320,6 +341,8 @@ class Schedule(BaseModel):
                       opened_at: datetime | None = None) -> datetime | None:
         """When the next reminder falls due (for a service that sleeps until then)."""
         sent = {parse_duration(x) for x in already_sent}
+        deadline = _u(deadline)
+        opened_at = None if opened_at is None else _u(opened_at)
         moments = [deadline - o for o in self.reminders
                    if o not in sent and (opened_at is None or deadline - o >= opened_at)]
         return min(moments) if moments else None
@@ -328,9 +351,10 @@ class Schedule(BaseModel):
 # -- pause, resume, extend -----------------------------------------------------------
 def shift_for_pause(deadline: datetime, paused_at: datetime, resumed_at: datetime) -> datetime:
     """The open deadline after a pause from ``paused_at`` to ``resumed_at``."""
+    paused_at, resumed_at = _u(paused_at), _u(resumed_at)
     if resumed_at < paused_at:
         raise ValueError("a pause cannot end before it began")
-    return deadline + (resumed_at - paused_at)
+    return _u(deadline) + (resumed_at - paused_at)
 
 
 def extend(deadline: datetime, by: Any) -> datetime:
@@ -338,7 +362,7 @@ def extend(deadline: datetime, by: Any) -> datetime:
     amount = parse_duration(by)
     if amount <= timedelta(0):
         raise ValueError("an extension must be positive")
-    return deadline + amount
+    return _u(deadline) + amount
 
 
 
