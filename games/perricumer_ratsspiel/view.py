@@ -55,6 +55,7 @@ def _record(s: dict) -> dict | None:
     for rp in rec["proposals"]:
         row = {k: v for k, v in rp.items() if k not in ("votes", "symbol_gains")}
         row.update(proposal_view(s, rp["nr"]))
+        row["change"] = rp.get("value")          # {id, before, after} when a value moved
         row["voters"] = {}
         for m, v in rp["votes"].items():
             row["voters"].setdefault(v if v is not None else "absent", []).append(mems[m]["name"])
