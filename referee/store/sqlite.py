@@ -58,6 +58,7 @@ class SqliteStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
         self._lock = threading.RLock()
         self._depth = 0
         self._init_schema()
@@ -244,9 +245,15 @@ class SqliteStore:
         return self._all(sql + " ORDER BY id", tuple(args))
 
     def record_attempt(self, entry_id: int, status: str, error: str | None, next_try: datetime,
-                       sent_at: datetime | None) -> None:
-        self._exec("UPDATE outbox SET status=?, attempts=attempts+1, last_error=?, next_try=?, sent_at=? WHERE id=?",
-                   (status, error, _iso(next_try), _iso(sent_at), entry_id))
+                       sent_at: datetime | None, scrub: bool = False) -> None:
+        """``scrub``: forget the message text (it held a key and has been sent)."""
+        self._exec("UPDATE outbox SET status=?, attempts=attempts+1, last_error=?, next_try=?, sent_at=?,"
+                   " message=CASE WHEN ? THEN x'' ELSE message END WHERE id=?",
+                   (status, error, _iso(next_try), _iso(sent_at), scrub, entry_id))
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file and empty it."""
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- rate limit ---------------------------------------------------------
     def rate_bucket(self, sender: str) -> dict | None:
