@@ -1,0 +1,37 @@
+"""One service cycle over a folder, run as its own process by the crash tests.
+
+Usage: python crashdriver.py ROOT   (the clock is read from ROOT/clock)
+fetch → handle → done, then tick, then send the outbox — the order the
+service loop uses.  REFEREE_CRASH_AT makes it die at a named point.
+"""
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
+
+from conftest import REFEREE, make_referee  # noqa: E402
+from referee import registry  # noqa: E402
+from referee.mail.inbound import parse_inbound  # noqa: E402
+from referee.mail.sink import MaildirSink  # noqa: E402
+from referee.mail.source import MaildirSource  # noqa: E402
+import toygame  # noqa: E402
+
+
+def main(root: Path) -> None:
+    registry.register(toygame.RULES)
+    clock = lambda: datetime.fromisoformat((root / "clock").read_text().strip())  # noqa: E731
+    ref = make_referee(root, clock)
+    source, sink = MaildirSource(root / "in"), MaildirSink(root / "out")
+    for key, raw in source.fetch():
+        handled = ref.handle(parse_inbound(raw, own_addresses=[REFEREE]))
+        source.done(key, handled.outcome)
+    ref.tick()
+    ref.send_pending(sink)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
