@@ -53,6 +53,8 @@ class Ereigniskarte(_Doc):
 
 
 class SessionOrders(_Doc):
+    spielername: str | None = None          # the copy template's header lines, ignored
+    spielerfigur: str | None = None
     ereigniskarten: list[str] | None = None  # round one only: the three cards chosen
     ereigniskarte: Ereigniskarte | None = None
     aktionen: Aktionen | None = None
