@@ -8,9 +8,10 @@ The rule, in order:
    each (YAML forbids tabs in indentation; a note tells the player).
 2. **Cut what is not the player's new text.**  Everything from a signature
    line (``-- ``) or an Outlook-style quoted original (``-----Original
-   Message-----``, ``-----Ursprüngliche Nachricht-----``, a ``____`` rule or a
-   ``From:``/``Von:`` header block followed by ``Sent:``/``Gesendet:``/
-   ``Date:``) to the end is dropped: those clients do not mark the old mail
+   Message-----``, ``-----Ursprüngliche Nachricht-----``, a ``____`` rule
+   before ``From:``, or a capitalised ``From:``/``Von:`` line followed within
+   four lines by ``Sent:``/``Gesendet:``/``Date:`` holding a date; lower-case
+   ``from:``/``date:`` are YAML keys) to the end is dropped: those clients do not mark the old mail
    with ``>``, and it usually holds an old order form.  Lines starting with
    ``>`` (quoted earlier mails) are blanked.
 3. **Anchor lines.**  A line ``match: ...`` (at any indentation) anchors a
@@ -44,8 +45,8 @@ _ORIGINAL = re.compile(
     r"^\s*-{2,}\s*(original message|ursprüngliche nachricht|originalnachricht|"
     r"forwarded message|weitergeleitete nachricht)\s*-{2,}\s*$", re.I)
 _RULE = re.compile(r"^\s*_{10,}\s*$")
-_FROM = re.compile(r"^\s*(from|von|de)\s*:\s*\S", re.I)
-_SENT = re.compile(r"^\s*(sent|gesendet|date|datum|an|to)\s*:\s*\S", re.I)
+_FROM = re.compile(r"^\s*(From|Von|De|FROM|VON)\s*:\s*\S")   # as Outlook writes them
+_SENT = re.compile(r"^\s*(Sent|Gesendet|Date|Datum|SENT|GESENDET)\s*:.*\d")   # with a date in it
 
 _FENCE = re.compile(r"^\s*(```|~~~)\s*(yaml|yml)?\s*$", re.I)
 _START = re.compile(r"^---(\s.*)?$")

@@ -8,8 +8,9 @@
   seen twice stops the walk before anything is constructed.
 * Deep nesting is checked *before* libyaml composes the tree: its composer
   recurses in C and crashes the process (segfault) somewhere between 5,000 and
-  30,000 levels of ``[[[[``.  Every nesting level needs one of ``[{-:?``, so
-  only texts with many of those get a cheap, iterative event pass first.
+  30,000 levels of ``[[[[`` (less in a thread with a small stack).  Every
+  nesting level needs one of ``[{-:?``, so only texts with more than 256 of
+  those get a cheap, iterative event pass first.
 * YAML 1.2-style scalars: only ``true``/``false`` are booleans (``yes``,
   ``no``, ``on``, ``NO`` stay strings: the "Norway problem"), integers are
   decimal without leading zeros (``007`` stays a string), ``20:00`` is the
@@ -33,7 +34,7 @@ from yaml.resolver import Resolver
 MAX_BYTES = 64_000
 MAX_DEPTH = 32
 MAX_NODES = 5_000
-_GATE = 1_000  # fewer nesting indicators than this cannot crash the C composer
+_GATE = 256  # fewer nesting indicators than this cannot nest deep enough to matter
 
 STR = "tag:yaml.org,2002:str"
 SEQ = "tag:yaml.org,2002:seq"

@@ -158,3 +158,11 @@ def test_closing_words_after_the_document_end_it():
     text = ORDERS + "Danke und bis Donnerstag\nJames\n"
     doc = _doc(read_text(text))
     assert set(doc.data) == {"match", "player", "key", "turn", "orders"}
+
+
+def test_command_arguments_named_from_and_to_are_not_mistaken_for_a_quoted_header():
+    text = "match: m\nplayer: gm\nkey: K\ncommand: replace\nfrom: madison\nto: hamilton\nDate: soon\n"
+    doc = _doc(read_text(text))
+    assert doc.data["to"] == "hamilton"
+    text = "match: m\nplayer: gm\ncommand: replace\nfrom: madison\ndate: 2026-12-01\n"
+    assert _doc(read_text(text)).data["date"] == "2026-12-01"
