@@ -52,15 +52,15 @@ def put_delegation(st: FFState, state: str, side: str, cards, ctrl=None, protect
     st.d["delegations"][state] = {"side": side, "cards": list(cards), "ctrl": ctrl, "protected": protected}
 
 
-def order(st: FFState, stage="action", **raw):
+def order(st: FFState, stage="action", /, **raw):
     return RULES.order_schema(st, stage).model_validate(raw)
 
 
-def errors(st: FFState, player: str, **raw) -> list:
+def errors(st: FFState, player: str, /, **raw) -> list:
     return [p for p in RULES.validate(st, player, order(st, **raw)) if p.is_error]
 
 
-def play(st: FFState, player: str, seed: int = 1, **raw):
+def play(st: FFState, player: str, seed: int = 1, /, **raw):
     """Validate (must pass) and resolve one player's orders; return the Resolution."""
     o = order(st, RULES.awaiting(st)[player], **raw)
     errs = [p for p in RULES.validate(st, player, o) if p.is_error]
