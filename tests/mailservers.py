@@ -158,7 +158,7 @@ userdb {{
 }}
 first_valid_uid = {uid}
 first_valid_gid = {gid}
-mail_location = maildir:~/Maildir
+mail_location = {mail_location}
 mail_fsync = never
 mail_max_userip_connections = 100
 namespace inbox {{
@@ -179,6 +179,7 @@ class Dovecot:
     root: Path
     users: dict[str, str]
     tls: tuple[Path, Path] | None = None
+    mail_location: str = "maildir:~/Maildir"  # or "mdbox:~/mdbox" (faster bulk moves)
     imap_port: int = 0
     imaps_port: int = 0
     lmtp_port: int = 0
@@ -212,7 +213,8 @@ class Dovecot:
         self.config.write_text(_CONFIG.format(
             root=self.root, imap_port=self.imap_port, imaps_port=self.imaps_port,
             lmtp_port=self.lmtp_port, uid=uid, gid=gid, internal_user=internal,
-            login_user=login, internal_group=group, ssl=ssl_lines, domain=DOMAIN))
+            login_user=login, internal_group=group, ssl=ssl_lines, domain=DOMAIN,
+            mail_location=self.mail_location))
         (self.root / "passwd").write_text(
             "".join(f"{user}:{{PLAIN}}{password}\n" for user, password in self.users.items()))
         mail = self.root / "mail"
@@ -399,11 +401,13 @@ def _short_root() -> Path:
 
 @contextlib.contextmanager
 def running_mailservers(users: tuple[str, ...] | dict[str, str] = DEFAULT_USERS,
-                        tls: bool = True, keep: bool = False) -> Iterator[MailServers]:
+                        tls: bool = True, keep: bool = False,
+                        mail_location: str = "maildir:~/Maildir") -> Iterator[MailServers]:
     """Start Dovecot + aiosmtpd, yield a ``MailServers``, stop and remove all after.
 
     ``users``: names (password ``<name>-pw``) or a name → password mapping.
     ``keep``: leave the folder (with dovecot.log) for debugging.
+    ``mail_location``: Dovecot's mail storage, e.g. "mdbox:~/mdbox" for benchmarks.
     """
     passwords = dict(users) if isinstance(users, dict) else {u: f"{u}-pw" for u in users}
     root = _short_root()
@@ -413,7 +417,8 @@ def running_mailservers(users: tuple[str, ...] | dict[str, str] = DEFAULT_USERS,
         if tls:
             (root / "tls").mkdir()
             cert, key = make_certificate(root / "tls")
-        dovecot = Dovecot(root, passwords, tls=(cert, key) if tls else None)
+        dovecot = Dovecot(root, passwords, tls=(cert, key) if tls else None,
+                          mail_location=mail_location)
         dovecot.start()
         smtp = SmtpFront(dovecot.lmtp_port, set(passwords))
         smtp.start()

@@ -183,8 +183,9 @@ class ImapSource:
         def op(client: IMAPClient) -> None:
             folder = self._name(self.targets[outcome])
             self._ensure_folder(client, folder)
-            # Re-select: a session keeps its stale view of a recreated mailbox,
-            # and a UID MOVE would then hit whatever mail now has that UID.
+            # A session keeps its stale view of a recreated mailbox (even STATUS
+            # answers from it), and a UID MOVE would then hit whatever mail now
+            # has that UID: re-select to learn the folder's current UIDVALIDITY.
             self._select(client)
             uids = self._locate(client, refs)
             if uids:
