@@ -86,3 +86,12 @@ def test_sink_writes_one_file_per_message_readable_by_source(tmp_path):
     mails = [parse_inbound(raw) for _, raw in MaildirSource(tmp_path / "out").fetch()]
     assert sorted(m.subject for m in mails) == [f"Bericht {n} – Zölle" for n in range(3)]
     assert all(m.text == ORDERS for m in mails)
+
+
+def test_sink_takes_a_message_reparsed_from_crlf_bytes(tmp_path):
+    from email import message_from_bytes, policy
+    stored = compose("referee@referee.test", "alice@players.test", "Zölle", ORDERS, "<p>ö</p>",
+                     domain="referee.test").as_bytes(policy=policy.SMTP)
+    MaildirSink(tmp_path / "out").send(message_from_bytes(stored, policy=policy.SMTP))
+    data, = [f.read_bytes() for f in (tmp_path / "out" / "new").iterdir()]
+    assert b"\r" not in data and data.replace(b"\n", b"\r\n") == stored

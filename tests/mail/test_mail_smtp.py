@@ -156,3 +156,17 @@ def test_unknown_local_user_is_refused_permanently(mailservers):
     with pytest.raises(PermanentMailError) as info:
         SmtpSink("127.0.0.1", mailservers.smtp.port).send(_report(to="nobody@players.test"))
     assert info.value.code == 550
+
+
+def test_a_queued_message_reparsed_from_bytes_sends_unchanged(mailservers):
+    # The outbox stores msg.as_bytes(policy=SMTP) and parses it back before sending.
+    from email import message_from_bytes, policy
+    original = _report(in_reply_to="<o1@players.test>")
+    stored = original.as_bytes(policy=policy.SMTP)
+    sink = SmtpSink("127.0.0.1", mailservers.smtp.port)
+    sink.send(message_from_bytes(stored, policy=policy.SMTP))
+    sink.close()
+    captured, = mailservers.wait_captured(1)
+    assert captured.raw == stored
+    mail = parse_inbound(mailservers.wait_messages("alice", 1)[0])
+    assert mail.text == ORDERS and mail.references[-2:] == ("<o1@players.test>", original["Message-ID"])
