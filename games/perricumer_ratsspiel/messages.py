@@ -9,6 +9,10 @@ MESSAGES = {
                       "en": "Event cards for {player}: choose three different ones of the eight."},
     "options.players": {"de": "Zu viele oder zu wenige Spieler für diese Kampagne ({count}).",
                         "en": "Too many or too few players for this campaign ({count})."},
+    "options.deck": {"de": "Die Kampagne hat {have} Vorschläge; für alle Runden bräuchte sie {need}. "
+                            "Ist der Stapel leer, schrumpfen Auswahl und Sitzungen (die Spielleitung kann Vorschläge ergänzen).",
+                     "en": "The campaign has {have} proposals; all rounds would need {need}. "
+                           "Once the deck is empty, selection and sessions shrink (the GM can add proposals)."},
     "phase.skipped": {"de": "{part} entfällt in der ersten Runde und wird ignoriert.",
                       "en": "{part} is skipped in round one and ignored."},
     "picks.missing": {"de": "Keine Ereigniskarten gewählt: drei werden ausgelost.",

@@ -312,6 +312,8 @@ def _random_card(state: dict, card: str, rng: Rng, npc: list[str], session: list
         return {"karte": card, "schicht": rng.choice(sorted(camp["schichten"]))}
     if need == "ziel":
         return {"karte": card, "ziel": rng.choice(npc)} if npc else "keine"
+    if not session:
+        return "keine"
     nr = rng.choice(session)
     p = proposal(state, nr)
     return {"karte": card, "vorschlag": nr,

@@ -41,6 +41,10 @@ class RatsspielRules:
         probs = []
         if not 1 <= len(players) <= 24 or 2 * len(players) > len(camp.proposals):
             probs.append(_err("options.players", count=len(players)))
+        need = 2 * len(players) + len(players) * (camp.rounds - 2)
+        if len(camp.proposals) < need:     # playable, but sessions will shrink once the deck is empty
+            probs.append(Problem("options.deck", "options", "warning",
+                                 {"have": len(camp.proposals), "need": need}))
         seats = {m.id: m for m in camp.members}
         chosen = options.get("members")
         if chosen is not None:

@@ -129,3 +129,12 @@ def test_order_form_is_the_copy_template_prefilled_and_parses():
         assert [p for p in RULES.validate(s, "y", model)] == []
     assert "Efferdan dylli Turakis" in RULES.order_form(s, "y", "de")
     assert "Kaiserhofe" in RULES.order_form(s, "x", "de")
+
+
+def test_a_short_deck_warns_and_a_long_match_with_many_players_still_ends():
+    probs = RULES.check_options([f"p{i}" for i in range(10)], {})
+    assert [(p.code, p.severity) for p in probs] == [("options.deck", "warning")]
+    assert probs[0].params == {"have": 48, "need": 80}
+    players = [f"p{i:02d}" for i in range(12)]
+    _, outcome, st = _play("many", players=players)
+    assert outcome is not None and st["deck"] == []

@@ -80,7 +80,7 @@ def test_office_holder_bonus_counts_and_two_rounds_below_seven_cost_the_office()
     assert st["offices"]["kaemmerer"] == {"holder": None, "low": 0}
     assert st["last"]["offices_lost"] == [{"office": "kaemmerer", "holder": "odoardo"}]
     new = st["session"][-1]
-    assert new >= 37 and st["proposals"][str(new)]["kind"] == "wahl"
+    assert new == 49 and st["proposals"][str(new)]["kind"] == "wahl"
     assert st["proposals"][str(new)]["office"] == "kaemmerer"
 
 
@@ -112,5 +112,28 @@ def test_gm_orders_fill_gaps_add_proposals_and_publish_an_agenda():
     st = res.state
     assert st["session"] == [3, 30] and st["korruption"] == 1
     assert st["revealed"] == ["p2"]
-    assert st["selection"] == [1, 2, 4, 37]           # the GM's new proposal is laid out next
+    assert st["selection"] == [1, 2, 4, 49]           # the GM's new proposal is laid out next
     assert RULES.view(st, "p1")["public"]["revealed_agendas"][0]["player"] == "p2"
+
+
+def test_when_both_sides_reach_24_with_the_imperial_voice_the_larger_carries():
+    s = session_state([1], members={"p1": "makil"})
+    ids = C.member_ids(s)
+    votes = {"1": {m: ("pro" if i < 11 else "contra") for i, m in enumerate(ids)}}   # 24 : 16
+    eff = {**_effects(), "kaiserhof": [{"vorschlag": 1, "seite": "contra"}] * 3}   # +9 contra → 25
+    rec = _rec()
+    settle(s, votes, eff, [], rec, Rng(1))
+    assert rec["proposals"][0]["tally"] == {"pro": 24, "contra": 25}
+    assert rec["proposals"][0]["result"] == "contra" and s["korruption"] == 0
+
+
+def test_equal_sides_above_24_give_no_result():
+    s = session_state([1], members={"p1": "makil"})
+    ids = C.member_ids(s)
+    votes = {"1": {m: ("pro" if i < 11 else "contra") for i, m in enumerate(ids)}}   # 24 : 16
+    eff = {**_effects(), "kaiserhof": [{"vorschlag": 1, "seite": "contra"}] * 3}
+    votes["1"][ids[-1]] = None               # 24 : 15 + 9 = 24
+    rec = _rec()
+    settle(s, votes, eff, [], rec, Rng(1))
+    assert rec["proposals"][0]["tally"] == {"pro": 24, "contra": 24}
+    assert rec["proposals"][0]["result"] is None and s["korruption"] == 1
