@@ -134,11 +134,18 @@ _PROBLEMS_DE = {
     "found a tab character that violates indentation": "ein Tabulator in der Einrückung",
     "found unknown escape character": "unbekannte Escape-Sequenz",
     "found undefined alias": "unbekannter Alias",
+    "expected a single document in the stream, but found another document":
+        "mehr als ein Dokument (nur ein '---' pro Mail)",
+    "did not find expected <document start>": "Text nach dem Dokumentende",
+    "found undefined tag handle": "unbekanntes '!'-Tag",
 }
 
 
 def _syntax(err: yaml.YAMLError) -> YamlRefused:
     problem = (getattr(err, "problem", None) or str(err)).strip()
+    context = getattr(err, "context", None)
+    if problem.startswith("but ") and context:  # "expected X" + "but found Y"
+        problem = f"{context.strip()}, {problem}"
     mark = getattr(err, "problem_mark", None)
     context_mark = getattr(err, "context_mark", None)
     # A key without ':' is noticed on the next line; the line to fix is the key's.

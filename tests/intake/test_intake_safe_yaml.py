@@ -126,3 +126,12 @@ def test_a_key_line_is_never_shown_in_a_snippet():
     assert problems[0].code == "yaml.syntax"
     shown = problems[0].snippet + problems[0].text["en"] + problems[0].text["de"]
     assert "SECRET" not in shown
+
+
+def test_two_documents_in_one_attachment_are_refused_in_words():
+    from intake_mails import mail
+
+    from referee.intake import read_document
+    problems = read_document(mail("see file", attachments=(("o.yaml", "match: x\n---\nmatch: y\n"),)))
+    assert [(p.code, p.line) for p in problems] == [("yaml.syntax", 2)]
+    assert "mehr als ein Dokument" in problems[0].text["de"]
