@@ -31,7 +31,7 @@ def _remove(hand: list, cards: list) -> None:
         hand.remove(c)
 
 
-def act(d: dict, ed: Edition, p: str, o, rng, log: list) -> list:
+def act(d: dict, ed: Edition, p: str, o, rng, log: list, dry: bool = False) -> list:
     """Do the action and the refill.  Returns problems ``(code, params, where[, severity])``;
     on an error the state is half-changed and must be thrown away."""
     probs = []
@@ -85,7 +85,7 @@ def act(d: dict, ed: Edition, p: str, o, rng, log: list) -> list:
         _remove(hand, o.delegates)
         d["discard"].extend(o.delegates)
         log.append(("snub", {"player": p, "cards": list(o.delegates)}, None))
-    for w in refill(d, ed, p, o.take, rng, log):
+    for w in refill(d, ed, p, o.take, None if dry else rng, log):
         probs.append(w + (WARN,))
     return probs
 

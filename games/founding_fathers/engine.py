@@ -204,5 +204,6 @@ def refill(d: dict, ed: Edition, p: str, take: list[int], rng, log: list) -> lis
         backs = [[ed.cards[c].state, ed.cards[c].faction] for c in cards]
         log.append(("took", {"player": p, "positions": picks, "backs": backs}, None))
         log.append(("took_cards", {"player": p, "cards": cards}, (p,)))
-    fill_pool(d, rng, log)
+    if rng is not None:          # None: a dry run for validation, the deck is not touched
+        fill_pool(d, rng, log)
     return warn

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class KeepOrders(BaseModel):
@@ -31,6 +31,11 @@ class ActionOrders(BaseModel):
     committee_flip: Literal["flip", "keep"] | None = None   # said in advance for a Committee win
     reclaim_planner: bool | None = None  # false: let your planner stay in the deck
 
+    @field_validator("state")
+    @classmethod
+    def _upper(cls, v):
+        return v.strip().upper() if isinstance(v, str) else v
+
 
 class FlipOrders(BaseModel):
     """The Committee winner decides whether to flip the Committee article."""
@@ -41,6 +46,11 @@ class FlipOrders(BaseModel):
 SCHEMAS = {"keep": KeepOrders, "action": ActionOrders, "committee_flip": FlipOrders}
 
 MESSAGES = {
+    "options.players": {"en": "Founding Fathers needs 3 to 5 players, not {n}.",
+                        "de": "Founding Fathers braucht 3 bis 5 Spieler, nicht {n}."},
+    "options.players_unique": {"en": "Player ids must be unique.", "de": "Spieler-Kennungen müssen eindeutig sein."},
+    "options.unknown": {"en": "Unknown option {key} is ignored.", "de": "Unbekannte Option {key} wird ignoriert."},
+    "options.edition": {"en": "The edition is not valid: {error}", "de": "Die Edition ist ungültig: {error}"},
     "stage.none": {"en": "You owe no orders now.", "de": "Du schuldest jetzt keine Befehle."},
     "keep.count": {"en": "Keep exactly 2 of your 4 dealt cards.",
                    "de": "Behalte genau 2 deiner 4 ausgeteilten Karten."},

@@ -223,3 +223,41 @@ def test_seize_swap_flip_take_discard_and_committee_remove():
     g = play(st, "madison", action="event", card="franklin").state.d
     assert g["assembly"] == [st.d["assembly"][0], True]
     assert [p.code for p in errors(st, "madison", action="event", card="blount", player="paterson")] == ["event.player"]
+
+
+def test_score_per_counts_each_kind():
+    from games.founding_fathers.effects import Ctx, _per_count
+    st = board(hands={"madison": ["madison"]})
+    put_delegation(st, "PA", "yea", ["mifflin", "wilson"], ctrl="madison")
+    put_delegation(st, "NJ", "nay", ["dayton"], ctrl="madison")
+    st.d["committee"] = {"madison": 2}
+    st.d["tokens"]["madison"]["federalist"] = 3
+    st.d["resolved"] = [[a, False] for a, v in ED.articles.items() if v["front"] == "federalist"][:2]
+    x = Ctx(st.d, ED, "madison", "madison", None, None, [])
+    got = {w: _per_count(x, {"what": w, "faction": "federalist"})
+           for w in ["own_delegations", "own_delegates", "committee_markers", "debate_tokens", "resolved"]}
+    assert got == {"own_delegations": 2, "own_delegates": 3, "committee_markers": 2, "debate_tokens": 3, "resolved": 2}
+
+
+def test_edition_defined_vote_event_without_its_own_card():
+    """An edition may define a plain "declare an extra vote" event from hand cards."""
+    import json
+    from games.founding_fathers.edition import compile_edition
+    raw = {"name": "t", "title": "t",
+           "delegates": [{"id": c.id, "name": c.name, "state": c.state, "faction": c.faction, "source": c.source,
+                          "persistent": c.persistent, "event": {"text": c.text, "steps": list(c.steps)}}
+                         for c in ED.cards.values()],
+           "articles": [{"id": a, "source": v["source"], "front": v["front"], "back": v["back"], "title": v["title"]}
+                        for a, v in ED.articles.items()]}
+    raw = json.loads(json.dumps(raw))
+    jen = next(d for d in raw["delegates"] if d["id"] == "jenifer")
+    jen["event"]["steps"] = [{"do": "declare_vote", "ignore_bias": True}, {"do": "score", "points": 1}]
+    ed = compile_edition(raw, raw)
+    st = board(bias="large_states", hands={"madison": ["madison", "jenifer", "dayton"]})
+    st.ed, st.d["edition"] = ed, raw
+    res = play(st, "madison", action="event", card="jenifer", state="NJ", side="nay", delegates=["dayton"])
+    d = res.state.d
+    assert d["delegations"]["NJ"]["cards"] == ["dayton"] and "jenifer" in d["discard"]
+    assert d["scores"]["madison"] == 1
+    assert [p.code for p in errors(st, "madison", action="event", card="jenifer", state="NJ", side="nay",
+                                   delegates=[])] == ["vote.no_delegates"]
