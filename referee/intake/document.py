@@ -85,7 +85,7 @@ class Document:
         """A referee problem placed at ``path``."""
         path = tuple(path)
         line, column = self.position(path)
-        where = ".".join(str(p) for p in self.resolve(path)) if path else ""
+        where = ".".join(str(p) for p in path)   # what it is about, even if missing
         return referee_problem(code, line=line, column=column, where=where,
                                snippet=self.snippet(line), **params)
 

@@ -29,10 +29,13 @@ def _path(where: str) -> tuple:
 
 
 def _place(doc: Document, inner: tuple, code: str, severity: str, params: dict,
-           text: dict[str, str]) -> Located:
+           text: dict[str, str], missing: bool = False) -> Located:
     path = (ORDERS,) + inner
     line, column = doc.position(path)
-    where = ".".join(str(p) for p in doc.resolve(path))
+    found = doc.resolve(path)
+    if missing and inner and found[-1:] != inner[-1:]:
+        found = found + inner[-1:]   # name the missing key, placed at its parent
+    where = ".".join(str(p) for p in found)
     return Located(code, severity, line, column, where, params, text, doc.snippet(line))
 
 
@@ -42,7 +45,8 @@ def schema_problems(error: ValidationError, doc: Document) -> list[Located]:
         loc = tuple(p for p in item.get("loc", ()) if isinstance(p, (str, int)))
         text = phrase_error(item)
         params = {"type": item.get("type", ""), "loc": list(loc)}
-        out.append(_place(doc, loc, "orders." + str(item.get("type", "invalid")), "error", params, text))
+        kind = str(item.get("type", "invalid"))
+        out.append(_place(doc, loc, "orders." + kind, "error", params, text, missing=kind == "missing"))
     return out
 
 

@@ -69,7 +69,7 @@ def test_schema_errors_are_all_reported_at_their_lines():
     assert got == {
         ("orders.literal_error", 7, "orders.action"),
         ("orders.string_too_long", 8, "orders.state"),
-        ("orders.missing", 6, "orders"),              # 'side' is missing: point at 'orders:'
+        ("orders.missing", 6, "orders.side"),         # missing: placed at 'orders:'
         ("orders.too_short", 9, "orders.delegates"),
         ("orders.int_parsing", 10, "orders.take.0"),
         ("orders.extra_forbidden", 11, "orders.colour"),

@@ -55,5 +55,5 @@ def test_block_scalar_value():
 
 def test_problem_helper_places_and_words():
     p = doc().problem("envelope.missing", ("turn",), field="turn")
-    assert (p.line, p.column, p.where) == (3, 1, "")
+    assert (p.line, p.column, p.where) == (3, 1, "turn")
     assert p.text["de"].startswith("Die Zeile 'turn:' fehlt.")
