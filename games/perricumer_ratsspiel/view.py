@@ -2,6 +2,8 @@
 resolved so report templates stay simple."""
 from __future__ import annotations
 
+import copy
+
 from referee.contract import GM
 
 from . import council as C
@@ -97,11 +99,17 @@ def _agenda(s: dict, player: str) -> dict | None:
 def private_view(s: dict, player: str) -> dict:
     rec = s.get("last") or {}
     mine = (rec.get("private") or {}).get(player, {})
+    ap = copy.deepcopy(mine.get("ap"))
+    if ap:      # how each persuaded councillor then voted
+        cast = {str(rp["nr"]): rp["votes"] for rp in rec["proposals"]}
+        for e in ap["einfluss"]:
+            e["voted"] = cast.get(str(e["vorschlag"]), {}).get(e["ziel"])
+            e["ziel_name"] = C.members(s)[e["ziel"]]["name"]
     return {
         "player": player, "member": s["players"][player], "member_name": C.members(s)[s["players"][player]]["name"],
         "agenda": _agenda(s, player), "cards": list(s["cards"].get(player) or []),
         "cards_chosen": s["cards"].get(player) is not None,
-        "card_played": mine.get("card"), "ap": mine.get("ap"),
+        "card_played": mine.get("card"), "ap": ap,
         "picked": [int(nr) for nr, ps in sorted(s["picked"].items()) if player in ps],
     }
 
