@@ -184,6 +184,8 @@ class Schedule(BaseModel):
             raise ValueError("'period' must be positive")
         if self.weekdays is not None and not self.weekdays:
             raise ValueError("'weekdays' needs at least one day")
+        if self.weekdays is not None and self.time is None and self.first_deadline is None:
+            raise ValueError("'weekdays' needs a 'time' such as 20:00")
         if self.grace < timedelta(0) or any(r <= timedelta(0) for r in self.reminders):
             raise ValueError("'grace' must not be negative and reminders must be positive")
         return self

@@ -211,6 +211,7 @@ def test_iso_with_offset_and_round_trip():
     ({"period": "48h", "reminders": ["-2h"]}, "duration"),
     ({"period": "48h", "first_deadline": "next monday"}, "first_deadline"),
     ({"period": "48h", "colour": "red"}, "colour"),
+    ({"weekdays": ["mon"]}, "'time'"),
 ])
 def test_bad_schedules_are_refused_with_a_reason(bad, words):
     with pytest.raises(ValidationError) as err:
