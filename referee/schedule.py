@@ -407,20 +407,20 @@ def _clock(moment: datetime, lang: str) -> str:
 
 def format_local(moment: datetime, zone: str | ZoneInfo, lang: str = "en") -> str:
     """``Sunday, 29 March 2026, 20:00 CEST`` / ``Sonntag, 29. März 2026, 20:00 Uhr MESZ``."""
-    local = moment.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
+    local = _u(moment).astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
     return f"{_date_text(local, lang)}, {_clock(local, lang)} {_zone_name(local, lang)}"
 
 
 def format_utc(moment: datetime, lang: str = "en") -> str:
     """``Sunday, 29 March 2026, 18:00 UTC``."""
-    utc = moment.astimezone(UTC)
+    utc = _u(moment)
     return f"{_date_text(utc, lang)}, {_clock(utc, lang)} UTC"
 
 
 def format_deadline(moment: datetime, zone: str | ZoneInfo, lang: str = "en") -> str:
     """Local time with UTC in brackets (the UTC date only when it differs)."""
-    local = moment.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
-    utc = moment.astimezone(UTC)
+    utc = _u(moment)
+    local = utc.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
     same_day = utc.date() == local.date()
     utc_text = f"{_clock(utc, lang)} UTC" if same_day else format_utc(moment, lang)
     return f"{format_local(moment, zone, lang)} ({utc_text})"

@@ -239,6 +239,13 @@ def test_deadline_texts_in_english_and_german():
     assert format_deadline(d, BERLIN, "en") == "Sunday, 29 March 2026, 20:00 CEST (18:00 UTC)"
 
 
+def test_naive_datetimes_are_refused():
+    with pytest.raises(ValueError):
+        format_utc(datetime(2026, 3, 29, 18))
+    with pytest.raises(ValueError):
+        sched(period="48h").next_deadline(datetime(2026, 3, 29, 18))
+
+
 def test_zones_without_letters_show_their_offset():
     d = datetime(2026, 3, 29, 18, tzinfo=UTC)
     assert format_local(d, "America/Sao_Paulo", "en") == "Sunday, 29 March 2026, 15:00 UTC-03:00"
