@@ -79,6 +79,8 @@ class Config(_Strict):
     mail_out: MailOut = Field(default_factory=lambda: MailOut(maildir=Path("mail/out")))
     poll_interval: float = 60.0
     rate_limit_per_hour: int = 30
+    # GMs allowed to create matches by mail: their address -> their GM key
+    gm_keys: dict[str, str] = Field(default_factory=dict)
 
     @property
     def domain(self) -> str:
@@ -164,6 +166,10 @@ poll_interval: 60
 
 # At most this many mails per sender and hour get an answer.
 rate_limit_per_hour: 30
+
+# GMs who may create matches by mail (`command: create`): address -> GM key.
+# gm_keys:
+#   gm@example.org: CHANGE-THIS-KEY
 """
 
 

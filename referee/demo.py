@@ -1,0 +1,133 @@
+"""``referee demo``: whole matches of every installed game, played by
+scripted players through the embedded default (SQLite + Maildir).
+
+Players are simulated honestly: they learn their key from the welcome mail in
+the outgoing Maildir, write YAML orders into mails dropped in the incoming
+Maildir, and the service reads, answers, closes and reports exactly as it
+would in a campaign.  A simulated clock runs the deadlines, so a player who
+"forgets" a turn gets default orders when the deadline passes.  The same seed
+gives the same matches; the archive is left in ./turns.
+"""
+from __future__ import annotations
+
+import mailbox
+import re
+import shutil
+from datetime import datetime, timedelta, timezone
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+
+import yaml
+
+from referee import registry
+from referee.app import open_referee, open_sink, open_source
+from referee.config import Config, MailIn, MailOut
+from referee.contract import Rng, derive_seed
+from referee.scripted import random_player
+from referee.service import Service
+
+KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
+START = datetime(2026, 3, 2, 18, 0, tzinfo=timezone.utc)
+SEATS = {"founding_fathers": (["washington", "franklin", "dickinson", "wilson"], "en"),
+         "perricumer_ratsspiel": (["alrik", "boronian", "cordovan"], "de")}
+MISS_EVERY = 7  # every 7th (player, turn) forgets to write: default orders at the deadline
+MAX_TURNS = 2000
+
+
+class SimClock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def run_demo(base: Path, seed: str = "demo", games: list[str] | None = None, quiet: bool = False) -> int:
+    say = (lambda *a: None) if quiet else print
+    work = base / "demo"
+    shutil.rmtree(work, ignore_errors=True)
+    cfg = Config(store=work / "referee.sqlite", archive=base / "turns",
+                 mail_in=MailIn(maildir=work / "mail" / "in"), mail_out=MailOut(maildir=work / "mail" / "out"))
+    clock = SimClock(START)
+    ref = open_referee(cfg, clock=clock)
+    service = Service(ref, open_source(cfg), open_sink(cfg),
+                      address=cfg.address)
+    for name in games or registry.names():
+        match_id = f"demo-{name}"
+        shutil.rmtree(cfg.archive / match_id, ignore_errors=True)
+        outcome = _play(name, match_id, seed, ref, service, clock, cfg, say)
+        say(f"{match_id}: finished — {outcome}")
+    say(f"archive: {cfg.archive}/ (replay with: referee replay {cfg.archive}/demo-<game>); "
+        f"every mail the referee sent: {cfg.mail_out.maildir}")
+    return 0
+
+
+def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
+    rules = registry.get(name)
+    seats, lang = SEATS.get(name, (["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)], "en"))
+    spec = {"id": match_id, "game": name, "lang": lang, "gm": "gm@demo.test", "timezone": "Europe/Berlin",
+            "players": [{"id": s, "name": s.title(), "email": f"{s}@demo.test"} for s in seats],
+            "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True}
+    sample = getattr(rules, "sample_options", None)
+    if callable(sample):
+        spec["options"] = sample(seats)
+    ref.create_match(spec, seed=f"{seed}-{name}")
+    service.tick()
+    keys = _keys(cfg.mail_out.maildir)
+    say(f"{match_id}: {rules.title}, players {', '.join(seats)}")
+    rand = random_player(rules)
+    chooser = Rng(derive_seed(seed, f"demo-players:{name}"))
+    for _ in range(MAX_TURNS):
+        match = ref.store.match(match_id)
+        turn = ref.store.current_turn(match_id)
+        if match["status"] != "running" or turn is None or turn["status"] != "open":
+            break
+        state = rules.load(turn["state"])
+        missed = []
+        for player in sorted(turn["awaiting"]):
+            if player.startswith("@"):
+                continue  # GM stages are left to their defaults in the demo
+            if chooser.below(MISS_EVERY) == 0 and turn["number"] > 1:
+                missed.append(player)
+                continue
+            orders = rand(state, player, chooser)
+            _drop(cfg.mail_in.maildir, clock, match_id, player, keys[f"{player}@demo.test"], turn["number"], orders)
+        clock.now += timedelta(minutes=30)
+        service.poll_once()
+        service.tick()
+        if missed:  # let the deadline pass: the referee fills default orders
+            clock.now = datetime.fromisoformat(turn["deadline"]) + timedelta(minutes=1)
+            service.tick()
+        if turn["number"] % 10 == 0:
+            say(f"  turn {turn['number']} resolved")
+        keys.update(_keys(cfg.mail_out.maildir))
+    last = ref.store.current_turn(match_id)
+    return f"{last['number']} turns, status {ref.store.match(match_id)['status']}"
+
+
+def _keys(out: Path) -> dict[str, str]:
+    """What each player learnt from the welcome mails: address -> key."""
+    found = {}
+    for msg in mailbox.Maildir(str(out), factory=None, create=True):
+        if "elcome" in (msg["Subject"] or "") or "illkommen" in (msg["Subject"] or ""):
+            body = msg.get_payload(decode=True) or b""
+            m = KEY.search(body.decode("utf-8", "replace"))
+            if m:
+                found[(msg["To"] or "").strip().lower()] = m.group(1)
+    return found
+
+
+def _drop(inbox: Path, clock: SimClock, match_id: str, player: str, key: str, turn: int, orders: dict) -> None:
+    doc = yaml.safe_dump({"match": match_id, "player": player, "key": key, "turn": turn, "orders": orders},
+                         sort_keys=False, allow_unicode=True)
+    msg = EmailMessage(policy=policy.default)
+    msg["From"] = f"{player.title()} <{player}@demo.test>"
+    msg["To"] = "referee@localhost"
+    msg["Subject"] = f"{match_id} turn {turn}"
+    msg["Date"] = format_datetime(clock.now)
+    msg["Message-ID"] = f"<{match_id}.{turn}.{player}@demo.test>"
+    msg.set_content(f"Hello referee,\n\nmy orders:\n\n{doc}\n-- \n{player.title()}\n")
+    box = mailbox.Maildir(str(inbox), factory=None, create=True)
+    box.add(msg.as_bytes())

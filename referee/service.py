@@ -1,0 +1,115 @@
+"""The service loop: mail in, deadlines, outbox — until told to stop.
+
+One cycle: read every waiting mail (each handled and committed before it is
+marked done at the source), close what is due, send the outbox.  Between
+cycles it waits on the source (IMAP IDLE wakes it at once) at most until the
+next deadline or the poll interval.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from referee.mail.errors import MailError
+from referee.mail.inbound import parse_inbound
+
+log = logging.getLogger("referee")
+WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
+
+
+@dataclass
+class CycleReport:
+    mails: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    closed: list = field(default_factory=list)
+    sent: int = 0
+
+
+class Service:
+    def __init__(self, referee, source, sink, *, address: str, poll_interval: float = 60.0,
+                 reopen_source=None) -> None:
+        self.referee, self.source, self.sink = referee, source, sink
+        self.address = address
+        self.poll_interval = poll_interval
+        self._reopen_source = reopen_source
+
+    def poll_once(self, limit: int = 500) -> CycleReport:
+        report = CycleReport()
+        while True:
+            batch = self.source.fetch(limit)
+            for ref, raw in batch:
+                mail = parse_inbound(raw, own_addresses=[self.address])
+                handled = self.referee.handle(mail)
+                self.source.done(ref, handled.outcome)
+                report.mails += 1
+                report.outcomes[handled.outcome] = report.outcomes.get(handled.outcome, 0) + 1
+            # answers go out at once, not at the next tick
+            report.sent += self.referee.send_pending(self.sink).sent
+            if len(batch) < limit:
+                return report
+
+    def tick(self) -> CycleReport:
+        report = CycleReport()
+        report.closed = self.referee.tick().closed
+        report.sent = self.referee.send_pending(self.sink).sent
+        return report
+
+    def cycle(self) -> CycleReport:
+        report = self.poll_once()
+        ticked = self.tick()
+        report.closed, report.sent = ticked.closed, report.sent + ticked.sent
+        return report
+
+    def seconds_to_next_deadline(self) -> float | None:
+        now = self.referee.now()
+        soonest = None
+        for match in self.referee.store.matches("running"):
+            turn = self.referee.store.current_turn(match["id"])
+            if turn and turn["status"] == "open" and turn["deadline"]:
+                left = (datetime.fromisoformat(turn["deadline"]) - now).total_seconds()
+                soonest = left if soonest is None else min(soonest, left)
+        return soonest
+
+    def run(self, stop: threading.Event) -> None:
+        failures = 0
+        while not stop.is_set():
+            try:
+                report = self.cycle()
+                failures = 0
+                if report.mails or report.closed or report.sent:
+                    log.info("mails %s, closed %s, sent %d", report.outcomes, report.closed, report.sent)
+                self._idle(stop)
+            except MailError as e:
+                failures += 1
+                pause = min(2 ** failures, 300)
+                log.warning("mail server trouble (%s); trying again in %ds", e, pause)
+                stop.wait(pause)
+                self._reopen()
+        self.source.close()
+
+    def _idle(self, stop: threading.Event) -> None:
+        left = self.poll_interval
+        nxt = self.seconds_to_next_deadline()
+        if nxt is not None:
+            left = max(0.5, min(left, nxt + 0.5))
+        end = time.monotonic() + left
+        while not stop.is_set():
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return
+            before = time.monotonic()
+            self.source.wait(min(WAIT_SLICE, remaining))
+            if time.monotonic() - before < min(WAIT_SLICE, remaining) - 0.05:
+                return  # woken early: new mail
+
+    def _reopen(self) -> None:
+        if self._reopen_source is None:
+            return
+        try:
+            self.source.close()
+        except Exception:  # the old connection is gone anyway
+            pass
+        self.source = self._reopen_source()
