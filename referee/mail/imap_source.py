@@ -20,7 +20,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
 from .errors import MailSourceError
-from .source import OUTCOMES, _check_outcome
+from .source import _check_outcome
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class ImapSource:
                  ssl_context: ssl.SSLContext | None = None, *,
                  ignored: str = "Referee/Ignored", timeout: float = 30.0, chunk: int = 250,
                  max_failures: int = 5, backoff: float = 0.5, max_backoff: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 idle: bool = True, sleep: Callable[[float], None] = time.sleep) -> None:
         if security not in SECURITIES:
             raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
         self.host, self.port, self.user, self._password = host, port, user, password
@@ -59,6 +59,7 @@ class ImapSource:
         self.targets = {"processed": processed, "refused": refused, "ignored": ignored}
         self.chunk, self.max_failures = chunk, max_failures
         self.backoff, self.max_backoff, self._sleep = backoff, max_backoff, sleep
+        self.idle = idle  # False: wait() sleeps even where IDLE is offered
         self.uidvalidity: int | None = None
         self.reconnects = 0
         self._client: IMAPClient | None = None
@@ -155,7 +156,7 @@ class ImapSource:
     def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
         def op(client: IMAPClient) -> list[tuple[str, bytes]]:
             self._select(client)  # also notices a changed UIDVALIDITY
-            uids = sorted(client.search(["ALL"]))[:limit]
+            uids = sorted(client.search(["NOT", "DELETED"]))[:limit]
             out: list[tuple[str, bytes]] = []
             for start in range(0, len(uids), self.chunk):
                 part = uids[start:start + self.chunk]
@@ -245,9 +246,10 @@ class ImapSource:
         timeout = max(0.0, min(timeout, 25 * 60))  # RFC 2177: re-issue IDLE within 29 min
 
         def op(client: IMAPClient) -> bool:
-            if client.search(["ALL"]):
+            client.noop()  # lets the server update the selected view before SEARCH
+            if client.search(["NOT", "DELETED"]):
                 return False
-            if not self._idle_ok:
+            if not (self.idle and self._idle_ok):
                 return True
             client.idle()
             try:

@@ -48,6 +48,7 @@ class MaildirSource:
         self.path = Path(path)
         self.poll_interval = poll_interval
         self._box = mailbox.Maildir(str(self.path), factory=None, create=True)
+        self._paths: dict[str, Path] = {}  # ref -> file, from the last fetch
         for name in self.FOLDERS.values():
             if name not in self._box.list_folders():
                 self._box.add_folder(name)
@@ -72,6 +73,9 @@ class MaildirSource:
 
     def _locate(self, ref: str) -> Path | None:
         # ref is the Maildir key: the file name without the ":2,FLAGS" info.
+        known = self._paths.pop(ref, None)
+        if known is not None and known.exists():
+            return known
         for _, name, path in self._files():
             if name.split(self._box.colon, 1)[0] == ref:
                 return path
@@ -84,7 +88,9 @@ class MaildirSource:
                 raw = path.read_bytes()
             except FileNotFoundError:
                 continue
-            out.append((name.split(self._box.colon, 1)[0], raw))
+            ref = name.split(self._box.colon, 1)[0]
+            self._paths[ref] = path
+            out.append((ref, raw))
         return out
 
     def done(self, ref: str, outcome: str) -> None:

@@ -177,3 +177,26 @@ def test_bounce_through_smtp_is_recognised(mailservers):
     raw, = mailservers.wait_messages("referee", 1)
     mail = parse_inbound(raw)
     assert mail.return_path == "" and mail.automatic == "bounce"
+
+
+def test_without_idle_wait_sleeps(mailservers):
+    sleeps: list[float] = []
+    src = ImapSource("127.0.0.1", mailservers.dovecot.imap_port, "referee",
+                     mailservers.password("referee"), idle=False, sleep=sleeps.append)
+    try:
+        src.wait(7.5)
+        assert sleeps == [7.5]
+        mailservers.append("referee", simple())
+        src.wait(7.5)  # mail waiting: no sleep at all
+        assert sleeps == [7.5]
+    finally:
+        src.close()
+
+
+def test_mail_flagged_deleted_by_another_client_is_not_fetched(mailservers, source):
+    mailservers.append("referee", simple(msgid="<keep@players.test>"))
+    uid = mailservers.append("referee", simple(msgid="<gone@players.test>"))
+    with mailservers.dovecot.imap("referee") as client:
+        client.select_folder("INBOX")
+        client.delete_messages([uid])  # \Deleted, not yet expunged
+    assert _ids(raw for _, raw in source.fetch()) == ["<keep@players.test>"]

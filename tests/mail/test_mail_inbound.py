@@ -173,3 +173,18 @@ def test_str_input_and_every_sample_keeps_umlauts():
         document = mail.attachments[0][1] if mail.attachments else mail.text
         for word in UMLAUTS[:1]:
             assert word in document, name
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(SAMPLES) + ["html"]), st.integers(0, 4000), st.binary(max_size=40),
+       st.integers(0, 4000))
+def test_mangled_samples_never_raise(name, cut, junk, insert_at):
+    """Truncated, spliced or corrupted versions of real mails still parse."""
+    raw = (html_only() if name == "html" else SAMPLES[name]())
+    mangled = raw[:insert_at] + junk + raw[insert_at:cut or None]
+    mail = parse_inbound(mangled, own_addresses=["referee@referee.test"])
+    assert mail.raw == mangled and mail.message_id.startswith("<")
+    assert isinstance(mail.text, str) and all(isinstance(t, str) for _, t in mail.attachments)

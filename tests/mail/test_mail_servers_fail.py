@@ -10,7 +10,7 @@ from mailservers import Dovecot, MailServerError, running_mailservers
 
 
 def test_missing_dovecot_is_an_error_not_a_skip(monkeypatch, tmp_path):
-    monkeypatch.setattr(mailservers, "DOVECOT", str(tmp_path / "no-such-dovecot"))
+    monkeypatch.setattr(mailservers.dovecot_module, "DOVECOT", str(tmp_path / "no-such-dovecot"))
     with pytest.raises(MailServerError, match="apt-get install dovecot-imapd"):
         with running_mailservers(tls=False):
             pass
@@ -24,7 +24,7 @@ def test_socket_path_too_long_is_refused(tmp_path):
 
 
 def test_a_broken_config_reports_dovecot_s_own_words(monkeypatch):
-    monkeypatch.setattr(mailservers, "_CONFIG", mailservers._CONFIG + "no_such_setting = 1\n")
+    monkeypatch.setattr(mailservers.dovecot_module, "_CONFIG", mailservers.dovecot_module._CONFIG + "no_such_setting = 1\n")
     with pytest.raises(MailServerError, match="no_such_setting"):
         with running_mailservers(tls=False):
             pass
