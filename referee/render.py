@@ -72,6 +72,11 @@ class Renderer:
 
     def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None) -> tuple[str, str, str]:
         """(subject, text, html) of a report mail wrapping the game's body."""
+        form = ctx.get("order_form") or ""
+        lines = [ln.strip() for ln in form.splitlines() if ln.strip()]
+        # a game's template may show the order form itself; then only the envelope lines are added
+        in_body = bool(lines) and all(ln in body_text for ln in lines)
+        ctx = dict(ctx, form_in_body=in_body)
         subject, text = self.mail("report", lang, body=body_text, **ctx)
         if body_html is None:
             body_html = f"<pre>{escape(body_text)}</pre>"

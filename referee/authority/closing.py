@@ -127,8 +127,10 @@ class Closing:
         next_info = None
         if nxt is not None:
             info = self.deadline_info(match, nxt, lang)
+            # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
             next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
-                         "deadline_utc": info["utc"] if info else None, "awaiting": dict(nxt["awaiting"])}
+                         "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
+                         "awaiting": dict(nxt["awaiting"])}
         owes = nxt is not None and viewer in nxt["awaiting"]
         return {"match": self.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
                 "view": rules.view(res.state, viewer),

@@ -75,9 +75,10 @@ class Outbox:
     def flush(self) -> list[EmailMessage]:
         """Send everything due; return the messages that arrived since the last flush."""
         self.ref.send_pending(self.sink)
-        new = [m for m in self.all() if m["Message-ID"] not in self.seen]
-        self.seen |= {m["Message-ID"] for m in new}
-        return new
+        box = mailbox.Maildir(str(self.path), create=False)
+        new_keys = [k for k in box.keys() if k not in self.seen]
+        self.seen |= set(new_keys)
+        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
 
 
 def to(msgs, address: str) -> list[EmailMessage]:
