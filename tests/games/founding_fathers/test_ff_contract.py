@@ -161,3 +161,21 @@ def test_order_form_is_yaml_listing_legal_choices():
     assert "Nachziehbereich" in de and yaml.safe_load(de)["action"] == "snub"
     model = RULES.order_schema(st, "action").model_validate(data)
     assert [p for p in RULES.validate(st, "madison", model) if p.is_error] == []
+
+
+def test_cards_and_markers_are_conserved_in_random_play():
+    from games.founding_fathers.state import MARKERS_PER_COLOUR, free_markers
+
+    def each(st, res):
+        d = res.state.d
+        assert "orders_replaced" not in [e.kind for e in res.log]   # validated orders always apply
+        places = (d["deck"] + d["discard"] + d["pool"] + [c for h in d["hands"].values() for c in h]
+                  + [c for h in d["dealt"].values() for c in h] + [c for _, c in d["persistent"]]
+                  + [c for v in d["delegations"].values() for c in v["cards"]])
+        assert sorted(places) == sorted(DEFAULT.cards)
+        for p in d["players"]:
+            assert 0 <= free_markers(d, p) and d["markers"][p] <= MARKERS_PER_COLOUR
+        assert len(d["pool"]) == 3 or not d["deck"]
+
+    for n in (3, 5):
+        full_game(n, f"conserve-{n}", each)
