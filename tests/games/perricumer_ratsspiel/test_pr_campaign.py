@@ -54,6 +54,8 @@ def test_setup_follows_the_seed():
     assert set(s["influence"].values()) == {0}
     assert len(s["selection"]) == 2 * len(PLAYERS)
     assert len(set(s["agendas"].values())) == len(PLAYERS)          # distinct, by lot
+    assert s["players"] == {"anna": "odoardo", "bert": "sarina", "carla": "yargunde",
+                            "dora": "alrik", "emil": "makil"}          # roster order without `members`
     assert RULES.awaiting(s) == {p: "session" for p in PLAYERS}
 
 
