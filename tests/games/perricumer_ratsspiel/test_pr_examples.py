@@ -123,3 +123,18 @@ def test_cast_votes_uses_npc_inclination_without_persuasion():
     votes = cast_votes(s, read, _empty_effects(), {}, Rng(3), [])
     assert votes["1"]["efferdan"] == "contra" and votes["1"]["sarina"] == "pro"
     assert votes["1"]["alrik"] == "pro"
+
+
+def test_agenda_example_plus_ten_while_stadtkasse_and_zufriedenheit_below_five():
+    s = new_game({"p1": "alrik"}, agendas={"p1": "not"})
+    s["values"].update(stadtkasse=4, zufriedenheit=4)
+    assert C.agenda_bonus(s, "p1") == 10
+    assert C.totals(s)["alrik"] == 10 and C.public_influence(s, "alrik") == 0   # secret: not public
+    s["values"]["zufriedenheit"] = 5
+    assert C.agenda_bonus(s, "p1") == 0
+
+
+def test_council_has_forty_votes():
+    s = new_game()
+    assert sum(C.votes_of(m) for m in C.members(s).values()) == 40
+    assert C.votes_of(C.members(s)["wallgrin"]) == 4 and C.votes_of(C.members(s)["alrik"]) == 2
