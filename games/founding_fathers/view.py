@@ -112,7 +112,8 @@ def since_last_turn(history: list, players: list, viewer) -> list:
 def build_view(state, viewer) -> dict:
     d, ed = state.d, state.ed
     pub = public_view(state)
-    pub["since_last_turn"] = since_last_turn(d["history"], d["players"], viewer)
+    # the turn just resolved is in the report's own log; these are the ones before it
+    pub["since_last_turn"] = since_last_turn(d["history"][:-1], d["players"], viewer)
     if viewer is None:
         return {"public": pub, "private": {}}
     if viewer == GM:
