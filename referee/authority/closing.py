@@ -9,6 +9,7 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -18,10 +19,14 @@ from referee.authority import crash
 from referee.contract import GM, Rng, derive_seed, state_hash
 
 
+log = logging.getLogger("referee.closing")
+
+
 @dataclass
 class TickReport:
     closed: list[tuple[str, int]] = field(default_factory=list)
     reminded: int = 0
+    failed: list[tuple[str, int]] = field(default_factory=list)
 
 
 class Closing:
@@ -39,11 +44,24 @@ class Closing:
             all_in = not self.still_awaited(match["id"], turn)
             waiting = bool(self.store.waits(match["id"], turn["number"]))
             if timing.close_due(deadline, now, all_in, waiting):
-                if self.close_turn(match["id"]) is not None:
-                    report.closed.append((match["id"], turn["number"]))
+                try:
+                    if self.close_turn(match["id"]) is not None:
+                        report.closed.append((match["id"], turn["number"]))
+                except Exception as e:  # one broken match must not stop the others
+                    log.exception("closing %s turn %s failed", match["id"], turn["number"])
+                    report.failed.append((match["id"], turn["number"]))
+                    self._tell_gm_of_fault(match, turn, e)
             else:
                 report.reminded += self._remind(match, turn, now, deadline, timing)
         return report
+
+    def _tell_gm_of_fault(self, match, turn, error: Exception) -> None:
+        with self.store.transaction():
+            self.queue(f"fault:{match['id']}:{turn['number']}.{turn['rev']}", match["id"], match["gm_email"],
+                       f"[{match['id']}] turn {turn['number']} could not be resolved",
+                       f"Closing turn {turn['number']} of {match['id']} failed:\n\n  {type(error).__name__}: {error}\n\n"
+                       "The turn stays open and is tried again on every tick. Pause the match, or\n"
+                       "roll back / replace a player, once the cause is known.\n")
 
     def _remind(self, match, turn, now, deadline, timing) -> int:
         offset = timing.due_reminder(deadline, now, datetime.fromisoformat(turn["opened"]))

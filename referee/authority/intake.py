@@ -8,6 +8,7 @@ scratch, and a mail handled once is never answered twice.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,6 +19,7 @@ from referee.authority.base import Base
 from referee.authority.wording import Own, describe
 
 GM_IDS = ("@gm", "gm")
+log = logging.getLogger("referee.intake")
 
 
 @dataclass
@@ -34,13 +36,28 @@ class Intake(Base):
         prior = self.store.processed(mail.message_id, mail.content_hash)
         if prior is not None:
             return Handled(prior, "duplicate", duplicate=True)
-        with self.store.transaction():
-            prior = self.store.processed(mail.message_id, mail.content_hash)
-            if prior is not None:
-                return Handled(prior, "duplicate", duplicate=True)
-            result = self._handle(mail)
-            crash.point("intake.before_commit")
-            self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
+        try:
+            with self.store.transaction():
+                prior = self.store.processed(mail.message_id, mail.content_hash)
+                if prior is not None:
+                    return Handled(prior, "duplicate", duplicate=True)
+                result = self._handle(mail)
+                crash.point("intake.before_commit")
+                self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
+        except Exception:
+            # A fault in our code or a game's must not make the mail come back
+            # forever: refuse it with an apology, keep the mail, log the cause.
+            log.exception("handling %s failed", mail.message_id)
+            with self.store.transaction():
+                self.archive.save_mail(None, None, mail.content_hash, mail.raw)
+                if not mail.automatic and mail.sender:
+                    lang = self.settings.default_lang
+                    subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject,
+                                                       problems=[describe(Own("internal.error"), lang)])
+                    self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
+                               reply_to=mail)
+                self.store.mark_processed(mail.message_id, mail.content_hash, "refused", None, self.now())
+            return Handled("refused", "internal.error")
         crash.point("intake.committed")
         return result
 

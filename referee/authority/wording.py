@@ -41,6 +41,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "orders.missing": {
         "en": "The document has no 'orders:'. Fill in the order form from your last report.",
         "de": "Das Dokument enthält keine 'orders:'. Fülle das Befehlsformular aus deinem letzten Bericht aus."},
+    "internal.error": {
+        "en": "The referee could not process this mail because of an internal fault. It was kept; "
+              "please tell your game master, and send your orders again later.",
+        "de": "Der Schiedsrichter konnte diese Mail wegen eines internen Fehlers nicht verarbeiten. Sie wurde "
+              "aufbewahrt; bitte sag deiner Spielleitung Bescheid und schicke deine Befehle später noch einmal."},
     "resend.none": {
         "en": "There is no report for turn {turn} yet.",
         "de": "Für Zug {turn} gibt es noch keinen Bericht."},
