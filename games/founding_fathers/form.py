@@ -3,6 +3,8 @@ as YAML comments (English or German)."""
 from __future__ import annotations
 
 from .actions import event_enactable, legal_votes
+from .effects import (Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets,
+                      _vote_cards)
 from .edition import PLANNER
 from .engine import bias, needed
 from .state import free_markers, reclaim_options
@@ -49,6 +51,35 @@ def _label(ed, cid, lang) -> str:
     return f"{cid} ({c.name}, {c.state}, {FACTION[lang][c.faction]})"
 
 
+def choice_hints(d, ed, p, cid) -> list[str]:
+    """The choices ``cid``'s event asks for, with what may be chosen now."""
+    x = Ctx(d, ed, p, cid, None, None, [])
+    out = []
+    for st in ed.cards[cid].steps:
+        kind = st["do"]
+        if kind == "committee_remove":
+            out.append(f"player: {' | '.join(_rivals_in_committee(x))}")
+        elif kind == "debate_advance" and st["faction"] == "any":
+            out.append("faction: large_states | small_states | antifederalist | federalist")
+        elif kind == "discard_assembly":
+            out.append(f"targets (1-{st['count']}): {', '.join(_assembly_targets(x, st))}")
+        elif kind == "seize_delegation":
+            out.append(f"state: {' | '.join(_seize_targets(x))}")
+        elif kind == "steal_card":
+            others = [f"{q} (1-{len(d['hands'][q])})" for q in d["players"] if q != p and d["hands"][q]]
+            out.append(f"player + position: {', '.join(others)}")
+        elif kind == "take_discard":
+            out.append(f"pick: {', '.join(sorted(set(_discard_choices(x, st))))}")
+        elif kind == "flip_article" and st["room"] == "resolved":
+            out.append(f"article: {' | '.join(r[0] for r in d['resolved'])}")
+        elif kind == "declare_vote":
+            state = ed.cards[cid].state if st["with_card"] else None
+            extra = _vote_cards(x, st, state)[1:] if state and st["with_card"] else []
+            out.append("side: yea | nay" + (f"; delegates (may join): {', '.join(extra)}" if extra else "")
+                       + ("" if st["with_card"] else "; state; delegates"))
+    return out
+
+
 def order_form(state, player: str, lang: str) -> str:
     d, ed = state.d, state.ed
     lang = lang if lang in T else "en"
@@ -92,6 +123,7 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['events']}")
     for c, _ in ok_ev:
         lines.append(f"#   {c}: {ed.cards[c].text[lang]}")
+        lines += [f"#       {h}" for h in choice_hints(d, ed, player, c)]
     if not ok_ev:
         lines.append(f"#   {t['none']}")
     if not_ev:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import jinja2
 import pytest
-from ffkit import board
+from ffkit import board, put_delegation
 
 from games.founding_fathers import RULES, random_orders
 from games.founding_fathers.edition import DEFAULT
@@ -187,3 +187,13 @@ def test_cards_and_markers_are_conserved_in_random_play():
 
     for n in (3, 5):
         full_game(n, f"conserve-{n}", each)
+
+
+def test_order_form_lists_each_events_choices():
+    st = board(hands={"madison": ["bassett", "gerry", "washington"], "sherman": ["sherman", "king"]})
+    put_delegation(st, "PA", "yea", ["clymer"], ctrl="paterson")
+    st.d["hands"]["madison"].append("blair")
+    form = RULES.order_form(st, "madison", "en")
+    assert "#       targets (1-1): clymer" in form
+    assert "#       player + position: paterson (1-1), sherman (1-2)" in form
+    assert "#       side: yea | nay; delegates (may join): blair" in form
