@@ -36,3 +36,21 @@ class PermanentMailError(MailError):
 
 class MailSourceError(MailError):
     """The mail source cannot be read (server unreachable after retries, login refused)."""
+
+
+def is_loopback(host: str) -> bool:
+    """True for "localhost" and literal loopback addresses (no DNS lookup)."""
+    import ipaddress
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def refuse_cleartext_password(kind: str, host: str, allow_insecure: bool) -> None:
+    """A password must not cross a network unencrypted unless asked for explicitly."""
+    if not allow_insecure and not is_loopback(host):
+        raise ValueError(f"{kind} security 'plain' would send the password to {host} "
+                         "unencrypted; use 'starttls' or 'ssl' (or allow_insecure=True)")

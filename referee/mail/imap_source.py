@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
-from .errors import MailSourceError
+from .errors import MailSourceError, refuse_cleartext_password
 from .source import _check_outcome
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,8 @@ class ImapSource:
     Connection losses are retried with exponential backoff (``backoff``,
     doubling up to ``max_backoff``); after ``max_failures`` failures in a row
     a ``MailSourceError`` says what went wrong.  A refused login is raised at
-    once (retrying cannot fix a password).
+    once (retrying cannot fix a password).  security "plain" is for loopback
+    only unless ``allow_insecure``: the password would cross the wire in clear.
     """
 
     def __init__(self, host: str, port: int, user: str, password: str,
@@ -50,9 +51,12 @@ class ImapSource:
                  ssl_context: ssl.SSLContext | None = None, *,
                  ignored: str = "Referee/Ignored", timeout: float = 30.0, chunk: int = 250,
                  max_failures: int = 5, backoff: float = 0.5, max_backoff: float = 30.0,
-                 idle: bool = True, sleep: Callable[[float], None] = time.sleep) -> None:
+                 idle: bool = True, sleep: Callable[[float], None] = time.sleep,
+                 allow_insecure: bool = False) -> None:
         if security not in SECURITIES:
             raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
+        if security == "plain":
+            refuse_cleartext_password("IMAP", host, allow_insecure)
         self.host, self.port, self.user, self._password = host, port, user, password
         self.security, self.ssl_context, self.timeout = security, ssl_context, timeout
         self.folder = folder

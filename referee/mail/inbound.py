@@ -28,7 +28,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 class InboundMail:
     raw: bytes                 # exactly as received
     message_id: str            # "<...>" (synthesised from the content hash if missing)
-    content_hash: str          # sha256 hex of raw
+    content_hash: str          # sha256 hex of what the sender wrote (see content_digest)
     sender: str                # addr-spec of From, lower-cased ("" if none)
     sender_name: str
     return_path: str | None    # None if header absent; "" for "<>" (bounce)
@@ -132,6 +132,28 @@ def _body_and_attachments(msg: Message, max_attachment_bytes: int
     return text.replace("\r\n", "\n").replace("\r", "\n"), tuple(attachments), too_large
 
 
+_AUTHORED = (b"from", b"to", b"cc", b"date", b"subject", b"message-id", b"in-reply-to", b"references")
+
+
+def content_digest(raw: bytes) -> str:
+    """sha256 of what the sender wrote: the authored headers and the body.
+
+    Each delivery adds its own transport headers (Received, Return-Path,
+    Delivered-To) and IMAP turns LF into CRLF, so a hash of the raw bytes
+    would tell two deliveries of one mail apart; this one does not.
+    """
+    data = raw.replace(b"\r\n", b"\n")
+    head, _, body = data.partition(b"\n\n")
+    lines: list[bytes] = []
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and lines:
+            lines[-1] += b" " + line.strip()  # an unfolded continuation line
+        else:
+            lines.append(line)
+    kept = sorted(ln for ln in lines if ln.split(b":", 1)[0].strip().lower() in _AUTHORED)
+    return hashlib.sha256(b"\n".join(kept) + b"\n\n" + body).hexdigest()
+
+
 def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: int = 256_000,
                   max_attachment_bytes: int = 64_000) -> InboundMail:
     """Read ``raw`` (bytes as received).  Never raises on malformed mail.
@@ -143,7 +165,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
     raw = bytes(raw)
-    digest = hashlib.sha256(raw).hexdigest()
+    digest = content_digest(raw)
     too_large = len(raw) > max_bytes
     try:
         if too_large:

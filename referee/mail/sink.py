@@ -12,7 +12,7 @@ from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from .errors import PermanentMailError, TemporaryMailError
+from .errors import PermanentMailError, TemporaryMailError, refuse_cleartext_password
 
 SECURITIES = ("plain", "starttls", "ssl")
 
@@ -63,14 +63,17 @@ class SmtpSink:
     (implicit TLS).  Error classes: connection refused, timeouts, drops and 4xx
     replies are temporary; 5xx replies, a missing STARTTLS/AUTH capability and
     a certificate that does not verify are permanent (retrying cannot help).
+    AUTH over "plain" is refused for non-loopback hosts unless ``allow_insecure``.
     """
 
     def __init__(self, host: str, port: int, user: str | None = None,
                  password: str | None = None, security: str = "plain",
                  ssl_context: ssl.SSLContext | None = None, *, timeout: float = 30.0,
-                 local_hostname: str | None = None) -> None:
+                 local_hostname: str | None = None, allow_insecure: bool = False) -> None:
         if security not in SECURITIES:
             raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
+        if security == "plain" and user is not None:
+            refuse_cleartext_password("SMTP", host, allow_insecure)
         self.host, self.port = host, port
         self.user, self.password = user, password
         self.security = security

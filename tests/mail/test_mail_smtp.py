@@ -170,3 +170,15 @@ def test_a_queued_message_reparsed_from_bytes_sends_unchanged(mailservers):
     assert captured.raw == stored
     mail = parse_inbound(mailservers.wait_messages("alice", 1)[0])
     assert mail.text == ORDERS and mail.references[-2:] == ("<o1@players.test>", original["Message-ID"])
+
+
+def test_passwords_never_go_out_in_clear_to_remote_hosts():
+    from referee.mail.imap_source import ImapSource
+    with pytest.raises(ValueError, match="unencrypted"):
+        SmtpSink("mail.example.org", 587, "referee", "pw")
+    with pytest.raises(ValueError, match="unencrypted"):
+        ImapSource("mail.example.org", 143, "referee", "pw")
+    SmtpSink("mail.example.org", 25)  # no AUTH: a relay on a trusted network is fine
+    SmtpSink("mail.example.org", 587, "referee", "pw", allow_insecure=True)
+    ImapSource("::1", 143, "referee", "pw")
+    ImapSource("mail.example.org", 993, "referee", "pw", security="ssl")
