@@ -6,12 +6,14 @@ validation can never disagree with what resolution does.
 """
 from __future__ import annotations
 
+from referee.contract import Rng
+
 from .edition import STATES, Edition
 from .effects import Ctx, event_possible, run_event
-from .engine import (advance, assembly_result, debate_problem, place_vote, refill,
-                     vote_problem)
+from .engine import (advance, assembly_result, debate_problem, pick_positions, place_vote,
+                     refill, vote_problem)
 from .rounds import end_round
-from .state import event_blocked, reclaim_options
+from .state import HAND, clone, event_blocked, reclaim_options
 
 WARN = "warning"
 
@@ -31,36 +33,53 @@ def _remove(hand: list, cards: list) -> None:
         hand.remove(c)
 
 
+def precheck(d: dict, ed: Edition, p: str, o) -> list:
+    """The problems of a vote, debate or snub, found without changing anything."""
+    probs = []
+    if o.reclaim is not None and o.reclaim not in reclaim_options(d, p):
+        probs.append(("reclaim.unknown", {"where": o.reclaim,
+                                          "choices": ", ".join(reclaim_options(d, p)) or "-"},
+                      "reclaim", WARN))
+    a = o.action
+    if a == "event":
+        return probs
+    prob = _cards_in_hand(d, p, o.delegates, "delegates")
+    if prob is None and a == "vote":
+        prob = vote_problem(d, ed, p, (o.state or "").upper(), o.side, o.delegates)
+    elif prob is None and a == "debate":
+        prob = debate_problem(ed, o.delegates)
+    return [prob] if prob else probs
+
+
+def check(d: dict, ed: Edition, p: str, o) -> list:
+    """``validate`` for one set of action orders.  Events are tried on a copy
+    (their effects chain); the other actions need no copy."""
+    if o.action == "event":
+        return act(clone(d), ed, p, o, Rng(0), [], dry=True)   # what it draws is thrown away
+    probs = precheck(d, ed, p, o)
+    if any(is_error(pr) for pr in probs):
+        return probs
+    n = max(0, min(HAND - (len(d["hands"][p]) - len(o.delegates)), len(d["pool"])))
+    return probs + [w + (WARN,) for w in pick_positions(len(d["pool"]), n, o.take)[1]]
+
+
 def act(d: dict, ed: Edition, p: str, o, rng, log: list, dry: bool = False) -> list:
     """Do the action and the refill.  Returns problems ``(code, params, where[, severity])``;
     on an error the state is half-changed and must be thrown away."""
-    probs = []
+    probs = precheck(d, ed, p, o)
+    if any(is_error(pr) for pr in probs):
+        return probs
     prefs = d["prefs"][p]
     if o.committee_flip is not None:
         prefs["flip"] = o.committee_flip
     if o.reclaim_planner is not None:
         prefs["reclaim_planner"] = o.reclaim_planner
-    if o.reclaim is not None and o.reclaim not in reclaim_options(d, p):
-        probs.append(("reclaim.unknown", {"where": o.reclaim,
-                                          "choices": ", ".join(reclaim_options(d, p)) or "-"},
-                      "reclaim", WARN))
     hand = d["hands"][p]
     a = o.action
-    if a in ("vote", "debate", "snub"):
-        prob = _cards_in_hand(d, p, o.delegates, "delegates")
-        if prob:
-            return [prob]
     if a == "vote":
-        state = (o.state or "").upper()
-        prob = vote_problem(d, ed, p, state, o.side, o.delegates)
-        if prob:
-            return [prob]
         _remove(hand, o.delegates)
-        place_vote(d, ed, p, state, o.side, o.delegates, o.reclaim, log)
+        place_vote(d, ed, p, o.state.upper(), o.side, o.delegates, o.reclaim, log)
     elif a == "debate":
-        prob = debate_problem(ed, o.delegates)
-        if prob:
-            return [prob]
         _remove(hand, o.delegates)
         d["discard"].extend(o.delegates)
         advance(d, p, ed.cards[o.delegates[0]].faction, len(o.delegates), o.reclaim, log)

@@ -175,27 +175,33 @@ def needed(d: dict, p: str) -> int:
     return max(0, min(HAND - len(d["hands"][p]), len(d["pool"])))
 
 
-def refill(d: dict, ed: Edition, p: str, take: list[int], rng, log: list) -> list:
-    """Take cards from the pool (1-based positions, chosen by card back) up to
-    a hand of 3, then fill the pool from the deck.  Returns warnings."""
+def pick_positions(size: int, n: int, take: list) -> tuple[list[int], list]:
+    """Which pool positions (1-based) to take ``n`` cards from, following the
+    player's list of preferences; warnings for unusable entries."""
     warn = []
-    n = needed(d, p)
-    picks = []
+    picks: list[int] = []
     for i, pos in enumerate(take):
         if len(picks) == n:
             break   # a list of preferences: the rest is not needed this time
-        if not isinstance(pos, int) or not 1 <= pos <= len(d["pool"]) or pos in picks:
-            warn.append(("take.bad_position", {"position": pos, "size": len(d["pool"])}, f"take.{i}"))
+        if not isinstance(pos, int) or not 1 <= pos <= size or pos in picks:
+            warn.append(("take.bad_position", {"position": pos, "size": size}, f"take.{i}"))
             continue
         picks.append(pos)
     if len(picks) < n:
         if take:
             warn.append(("take.filled", {"need": n}, "take"))
-        for pos in range(1, len(d["pool"]) + 1):
+        for pos in range(1, size + 1):
             if len(picks) == n:
                 break
             if pos not in picks:
                 picks.append(pos)
+    return picks, warn
+
+
+def refill(d: dict, ed: Edition, p: str, take: list[int], rng, log: list) -> list:
+    """Take cards from the pool (1-based positions, chosen by card back) up to
+    a hand of 3, then fill the pool from the deck.  Returns warnings."""
+    picks, warn = pick_positions(len(d["pool"]), needed(d, p), take)
     cards = [d["pool"][pos - 1] for pos in picks]
     for pos in sorted(picks, reverse=True):
         del d["pool"][pos - 1]

@@ -7,14 +7,13 @@ from pydantic import ValidationError
 
 from referee.contract import LogEntry, Problem, Resolution, Rng
 
-from .actions import act, finish_turn, is_error, keep_problems
+from .actions import act, check, finish_turn, is_error, keep_problems
 from .edition import PLANNER_ORDER, edition_for
 from .engine import cut, fill_pool
 from .orders import MESSAGES, SCHEMAS, ActionOrders, FlipOrders, KeepOrders
 from .rounds import place_committee_article, resume
 from .state import FFState, clone, deep, load_state, new_data
 
-_NO_RNG = Rng(0)   # validation never keeps what it draws (events that draw cards)
 
 
 def _entries(log: list) -> list[LogEntry]:
@@ -122,7 +121,7 @@ class FoundingFathers:
             return _problems(keep_problems(d, player, list(orders.keep)))
         if stage == "committee_flip":
             return []
-        return _problems(act(clone(d), state.ed, player, orders, _NO_RNG, [], dry=True))
+        return _problems(check(d, state.ed, player, orders))
 
     # --- resolution ----------------------------------------------------------------
     def resolve(self, state: FFState, orders: Mapping, rng: Rng) -> Resolution:
