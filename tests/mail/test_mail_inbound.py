@@ -188,3 +188,17 @@ def test_mangled_samples_never_raise(name, cut, junk, insert_at):
     mail = parse_inbound(mangled, own_addresses=["referee@referee.test"])
     assert mail.raw == mangled and mail.message_id.startswith("<")
     assert isinstance(mail.text, str) and all(isinstance(t, str) for _, t in mail.attachments)
+
+
+def test_content_hash_ignores_transport_headers_and_line_ends():
+    from referee.mail.inbound import parse_inbound
+
+    authored = (b"From: Alice <alice@players.test>\nTo: referee@referee.test\nSubject: orders\n"
+                b"Message-ID: <same@players.test>\n\nmatch: m\nplayer: alice\n")
+    delivered_once = b"Return-Path: <alice@players.test>\nReceived: from a by b; Mon, 2 Mar 2026 18:00:01\n" + authored
+    delivered_again = (b"Return-Path: <alice@players.test>\r\nDelivered-To: referee@referee.test\r\n"
+                       b"Received: from a by b; Mon, 2 Mar 2026 18:00:09\r\n" + authored.replace(b"\n", b"\r\n"))
+    one, two = parse_inbound(delivered_once), parse_inbound(delivered_again)
+    assert one.content_hash == two.content_hash
+    changed = parse_inbound(delivered_once.replace(b"player: alice", b"player: bob"))
+    assert changed.content_hash != one.content_hash
