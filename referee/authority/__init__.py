@@ -12,10 +12,11 @@ from referee.authority.commands import Commands
 from referee.authority.intake import Handled, Intake
 from referee.authority.matches import Created, MatchError, Matches, load_spec
 from referee.authority.outbox import Outbox, SendReport
+from referee.authority.queries import Queries
 from referee.authority.spec import MatchSpec
 
 
-class Referee(Commands, Closing, Outbox, Intake, Matches):
+class Referee(Queries, Commands, Closing, Outbox, Intake, Matches):
     pass
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -68,3 +68,12 @@ def test_daily_deadline_keeps_its_berlin_wall_time_across_dst(tmp_path):
     assert [d.strftime("%d %H:%M %Z") for d in seen] == ["28 20:00 CET", "29 20:00 CEST", "30 20:00 CEST"]
     outbox = Outbox(ref, tmp_path / "out")
     assert any("20:00 CEST" in text_of(m) for m in outbox.flush() if "Report" in m["Subject"])
+
+
+def test_overview_and_next_due(ref, outbox, keys, clock):
+    ref.handle(inbound("ann@example.org", bid("ann", keys["ann"])))
+    [row] = ref.overview()
+    assert row["id"] == "toy1" and row["turn"] == 1 and row["awaiting"] == ["bob", "cyd"] and row["in"] == ["ann"]
+    assert "CET" in row["deadline"]
+    # the 12h reminder comes first: 36h after the start
+    assert ref.next_due() == clock() + timedelta(hours=36)
