@@ -19,6 +19,18 @@ from .view import build_view
 STATE_VERSION = 1
 
 
+def default_seats(players: Sequence[str], camp) -> dict[str, str]:
+    """Without `members`: a player whose id names a councillor plays that one;
+    the others take the free Zwölferrat/Zwölferbeirat members in roster order."""
+    free = [m.id for m in camp.members if m.rank != "reichsvogt"]
+    seats = {p: p for p in players if p in free}
+    rest = [m for m in free if m not in seats.values()]
+    for p in players:
+        if p not in seats:
+            seats[p] = rest.pop(0)
+    return seats
+
+
 def _err(code: str, **params) -> Problem:
     return Problem(code, "options", "error", params)
 
@@ -69,8 +81,7 @@ class RatsspielRules:
     def setup(self, players: Sequence[str], options: Mapping, rng: Rng) -> dict:
         camp = load_campaign(options.get("campaign"))
         players = list(players)
-        seats = options.get("members") or {
-            p: m.id for p, m in zip(players, [m for m in camp.members if m.rank != "reichsvogt"])}
+        seats = options.get("members") or default_seats(players, camp)
         agendas = dict(options.get("agendas") or {})
         pool = [a.id for a in camp.agendas]
         rng.shuffle(pool)       # GM did not assign: by lot, distinct while there are enough

@@ -7,7 +7,7 @@ import copy
 from referee.contract import GM
 
 from . import council as C
-from .campaign import VALUE_NAMES
+from .campaign import CITY_VALUES, VALUE_NAMES
 from .orders import proposal
 
 
@@ -120,7 +120,7 @@ def build_view(s: dict, viewer: str | None) -> dict:
     public = {
         "title": camp["title"], "sample": camp["sample"], "round": s["round"], "rounds": camp["rounds"],
         "over": s["outcome"] is not None,
-        "values": [{"id": v, "name": VALUE_NAMES[v], "value": x} for v, x in s["values"].items()],
+        "values": [{"id": v, "name": VALUE_NAMES[v], "value": s["values"][v]} for v in CITY_VALUES],
         "korruption": s["korruption"], "members": _members(s),
         "offices": [{"id": o["id"], "name": dict(o["name"]), "value": o["value"], "value_name": VALUE_NAMES[o["value"]],
                      "level": s["values"][o["value"]], "holder": s["offices"][o["id"]]["holder"],

@@ -57,6 +57,8 @@ def test_setup_follows_the_seed():
     assert s["players"] == {"anna": "odoardo", "bert": "sarina", "carla": "yargunde",
                             "dora": "alrik", "emil": "makil"}          # roster order without `members`
     assert RULES.awaiting(s) == {p: "session" for p in PLAYERS}
+    s = RULES.setup(["zoe", "alrik", "boronian"], {}, Rng(3))
+    assert s["players"] == {"alrik": "alrik", "boronian": "boronian", "zoe": "odoardo"}   # ids naming councillors
 
 
 def _play(seed: str, players=PLAYERS, options=None):
@@ -140,3 +142,10 @@ def test_a_short_deck_warns_and_a_long_match_with_many_players_still_ends():
     players = [f"p{i:02d}" for i in range(12)]
     _, outcome, st = _play("many", players=players)
     assert outcome is not None and st["deck"] == []
+
+
+def test_views_keep_the_seeds_order_of_city_values_after_a_json_round_trip():
+    s = RULES.setup(["x"], {}, Rng(1))
+    again = RULES.load(json.loads(json.dumps(RULES.dump(s), sort_keys=True)))
+    assert [v["id"] for v in RULES.view(again, None)["public"]["values"]] == [
+        "zufriedenheit", "truppenstaerke", "ordnung", "stadtkasse", "seehandel", "landhandel", "wissenschaft"]
