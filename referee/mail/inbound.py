@@ -17,6 +17,7 @@ from email.parser import BytesHeaderParser
 from typing import Iterable
 
 from . import headers
+from .flowed import unflow
 from .htmltext import html_to_text
 from .loops import automatic_reason
 
@@ -121,6 +122,9 @@ def _body_and_attachments(msg: Message, max_attachment_bytes: int
             continue
         elif ctype == "text/plain" and plain is None:
             plain = decode_payload(part)
+            if (part.get_param("format") or "").lower() == "flowed":
+                text = plain.replace("\r\n", "\n").replace("\r", "\n")
+                plain = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
         elif ctype == "text/html" and html is None:
             html = decode_payload(part)
     if plain is not None:

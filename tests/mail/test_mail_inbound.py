@@ -202,3 +202,19 @@ def test_content_hash_ignores_transport_headers_and_line_ends():
     assert one.content_hash == two.content_hash
     changed = parse_inbound(delivered_once.replace(b"player: alice", b"player: bob"))
     assert changed.content_hash != one.content_hash
+
+
+@pytest.mark.parametrize("delsp", [False, True])
+def test_format_flowed_is_undone(delsp):
+    # Thunderbird: long lines soft-broken with a trailing space, indented lines space-stuffed.
+    gap = " " if delsp else ""  # DelSp=yes: the flow space is extra and removed
+    body = ("Hallo,\r\n\r\nmatch: ff-1\r\norders:\r\n   note: Gr\u00fc\u00dfe aus M\u00fcnster," + gap +
+            " \r\nund noch mehr\r\n   vote: Z\u00f6lle senken\r\n\r\n> alt: zitiert \r\n> weiter\r\n"
+            "-- \r\nAlice\r\n")
+    params = "; delsp=yes" if delsp else ""
+    raw = ("From: a@players.test\r\nContent-Type: text/plain; charset=utf-8; format=flowed"
+           f"{params}\r\nContent-Transfer-Encoding: 8bit\r\n\r\n" + body).encode()
+    text = parse_inbound(raw).text
+    assert "orders:\n  note: Grüße aus Münster, und noch mehr\n  vote: Zölle senken\n" in text
+    assert ("> alt: zitiert weiter" if not delsp else "> alt: zitiertweiter") in text  # as sent
+    assert text.endswith("-- \nAlice\n")
