@@ -104,8 +104,8 @@ class ImapSource:
                 prefix, delim = personal[0][0] or "", personal[0][1] or "/"
         except IMAPClientError:
             pass
-        if isinstance(delim, bytes):
-            delim = delim.decode()
+        prefix = prefix.decode() if isinstance(prefix, bytes) else prefix
+        delim = delim.decode() if isinstance(delim, bytes) else delim
 
         def name(value: str) -> str:
             if value.upper() == "INBOX":
