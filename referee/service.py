@@ -40,16 +40,30 @@ class Service:
         report = CycleReport()
         while True:
             batch = self.source.fetch(limit)
+            finished: dict[str, list[str]] = {}
             for ref, raw in batch:
                 mail = parse_inbound(raw, own_addresses=[self.address])
-                handled = self.referee.handle(mail)
-                self.source.done(ref, handled.outcome)
+                handled = self.referee.handle(mail)  # committed before the source hears of it
+                finished.setdefault(handled.outcome, []).append(ref)
                 report.mails += 1
                 report.outcomes[handled.outcome] = report.outcomes.get(handled.outcome, 0) + 1
+            self._done(finished)
             # answers go out at once, not at the next tick
             report.sent += self.referee.send_pending(self.sink).sent
             if len(batch) < limit:
                 return report
+
+    def _done(self, finished: dict[str, list[str]]) -> None:
+        """Mark a batch done at the source: one MOVE per outcome where the
+        source can (a crash before this only means the mails are seen again,
+        and the store's dedupe answers them once)."""
+        many = getattr(self.source, "done_many", None)
+        for outcome, refs in sorted(finished.items()):
+            if many is not None:
+                many(refs, outcome)
+            else:
+                for ref in refs:
+                    self.source.done(ref, outcome)
 
     def tick(self) -> CycleReport:
         report = CycleReport()
