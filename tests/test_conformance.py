@@ -5,12 +5,17 @@ private information in any player's view or rendered report."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from referee import registry
 from referee.contract import GM, GameRules, LogEntry, Rng, derive_seed, state_hash
+from referee.render import Renderer
 from referee.scripted import random_player
+
+RENDERER = Renderer()
+REPORT_EVERY = 7  # render every 7th turn's reports (and the last): rendering is the slow part
 
 GAMES = registry.names()
 MAX_TURNS = 3000
@@ -23,8 +28,11 @@ def player_counts(rules: GameRules) -> list[int]:
 CASES = [(g, n) for g in GAMES for n in player_counts(registry.get(g))]
 
 
+SEATS = ["ada", "bert", "cleo", "dora", "emil"]
+
+
 def seats(n: int) -> list[str]:
-    return ["ada", "bert", "cleo", "dora", "emil"][:n]
+    return SEATS[:n]
 
 
 def play(rules: GameRules, players: list[str], seed: str, on_turn=None):
@@ -77,6 +85,38 @@ def leaves(obj) -> set[str]:
     return out
 
 
+def report_text(rules: GameRules, state, result, viewer, lang: str, turn: int) -> str:
+    """A viewer's report as the referee renders it (context as in docs/INTERNALS.md)."""
+    owes = viewer in rules.awaiting(state)
+    ctx = {"match": {"id": "conformance", "title": rules.title, "game": rules.name, "lang": lang,
+                     "timezone": "UTC"},
+           "turn": turn, "viewer": viewer, "view": rules.view(state, viewer),
+           "log": [{"kind": e.kind, "data": dict(e.data)} for e in result.log if e.visible_for(viewer)],
+           "missing": [], "players": {p: {"name": p.title()} for p in SEATS}, "outcome": result.outcome,
+           "order_form": rules.order_form(state, viewer, lang) if owes else "",
+           "next": None if not rules.awaiting(state) else
+           {"turn": turn + 1, "deadline_local": "Monday", "deadline_utc": "2026-03-02 18:00",
+            "awaiting": rules.awaiting(state)}}
+    text, html = RENDERER.game_report(rules.name, rules.languages, lang, ctx)
+    return text + (html or "")
+
+
+def check_reports(rules: GameRules, state, result, players: list[str], turn: int) -> None:
+    """No player's report shows what only another player may know."""
+    public_leaves = leaves(rules.view(state, None))
+    private = {p: leaves(rules.view(state, p).get("private")) - public_leaves for p in players}
+    for viewer in players:
+        for lang in rules.languages:
+            text = report_text(rules, state, result, viewer, lang, turn)
+            for other in players:
+                if other == viewer:
+                    continue
+                leaked = {x for x in private[other] - private[viewer]
+                          if re.search(rf"(?<!\w){re.escape(x)}(?!\w)", text)
+                          and not any(x in own for own in private[viewer])}
+                assert not leaked, f"{viewer}'s {lang} report shows {other}'s private {sorted(leaked)[:5]}"
+
+
 def check_views(rules: GameRules, state, players: list[str]) -> None:
     public = rules.view(state, None)
     json.dumps(public)
@@ -106,6 +146,8 @@ def test_random_play_to_the_end(game, n):
         turns += 1
         assert rules.dump(rules.load(rules.dump(state))) == rules.dump(state)
         check_views(rules, state, players)
+        if turns % REPORT_EVERY == 1 or not rules.awaiting(state):
+            check_reports(rules, state, result, players, turns)
         for e in result.log:
             json.dumps(e.to_json())
 
