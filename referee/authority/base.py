@@ -3,9 +3,9 @@ the queueing of outgoing mail, and small look-ups on a match."""
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email import policy
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -87,13 +87,23 @@ class Base:
     # -- outgoing mail ------------------------------------------------------
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
               html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
-        """Render-once, send-once: the Message-ID follows from the dedupe key,
-        so a message rebuilt after a crash is the same message."""
+        """Queue a rendered message once per dedupe key.  The outbox keeps the
+        rendered parts; the MIME message is assembled when it is sent.  Its
+        Message-ID follows from the dedupe key, so a message rebuilt after a
+        crash is the same message."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
-        kwargs = {}
+        parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
+                 "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
+                 "in_reply_to": None, "references": []}
         if reply_to is not None:
-            kwargs = {"in_reply_to": reply_to.message_id, "references": reply_to.references}
-            auto = "auto-replied"
-        msg = compose(self.settings.address, to, subject, text, html, auto=auto, domain=self.settings.domain,
-                      message_id=f"<{digest}@{self.settings.domain}>", date=self.now(), **kwargs)
-        return self.store.enqueue(dedupe, match_id, to, msg.as_bytes(policy=policy.SMTP), self.now())
+            parts.update(auto="auto-replied", in_reply_to=reply_to.message_id, references=list(reply_to.references))
+        data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
+        return self.store.enqueue(dedupe, match_id, to, data, self.now())
+
+    def build_message(self, data: bytes):
+        """The outgoing message (``EmailMessage``, SMTP policy) from a queued entry."""
+        p = json.loads(data)
+        return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
+                       domain=self.settings.domain, message_id=p["message_id"],
+                       date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
+                       references=p["references"])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from email import message_from_bytes, policy
 
 from referee.authority import crash
 from referee.mail.errors import PermanentMailError, TemporaryMailError
@@ -36,7 +35,7 @@ class Outbox:
     def send_pending(self, sink, limit: int = 500) -> SendReport:
         report, scrubbed = SendReport(), False
         for entry in self.store.due(self.now(), limit):
-            msg = message_from_bytes(entry["message"], policy=policy.SMTP)
+            msg = self.build_message(entry["message"])
             crash.point("outbox.before_send")
             try:
                 sink.send(msg)

@@ -90,7 +90,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     dedupe     TEXT NOT NULL UNIQUE,
     match      TEXT,
     recipient  TEXT NOT NULL,
-    message    BLOB NOT NULL,
+    message    BLOB NOT NULL,                   -- the rendered parts (JSON), assembled when sent
     status     TEXT NOT NULL DEFAULT 'queued',  -- queued | sent | failed
     attempts   INTEGER NOT NULL DEFAULT 0,
     next_try   TEXT NOT NULL,
