@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import jinja2
+import jinja2.meta
 from markupsafe import escape
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -40,6 +41,7 @@ class Renderer:
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
         self.mail_env = jinja2.Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                            **{k: v for k, v in common.items() if k != "trim_blocks"})
+        self._uses: dict[tuple[str, str], bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
@@ -62,21 +64,34 @@ class Renderer:
             raise ValueError(f"{name} must start with a 'Subject:' line")
         return head[len("Subject:"):].strip(), body.lstrip("\n")
 
+    def uses(self, name: str, variable: str) -> bool:
+        """Whether template ``name`` refers to ``variable`` at all (read from its source once)."""
+        key = (name, variable)
+        if key not in self._uses:
+            source = self.text_env.loader.get_source(self.text_env, name)[0]
+            self._uses[key] = variable in jinja2.meta.find_undeclared_variables(self.text_env.parse(source))
+        return self._uses[key]
+
     def game_report(self, game: str, languages: Sequence[str], lang: str, ctx: dict) -> tuple[str, str | None]:
         """A game's report body (text, optional HTML) in ``lang`` or the game's own language."""
         use = lang if lang in languages else languages[0]
+        self.last_game_template = f"{game}/report.{use}.txt.j2"
         text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
         html_name = f"{game}/report.{use}.html.j2"
         html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
         return text, html
 
-    def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None) -> tuple[str, str, str]:
-        """(subject, text, html) of a report mail wrapping the game's body."""
+    def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None,
+               game_template: str | None = None) -> tuple[str, str, str]:
+        """(subject, text, html) of a report mail wrapping the game's body.  What
+        the game's template already shows (who sent no orders, the order form)
+        the wrapper does not repeat."""
         form = ctx.get("order_form") or ""
         lines = [ln.strip() for ln in form.splitlines() if ln.strip()]
         # a game's template may show the order form itself; then only the envelope lines are added
         in_body = bool(lines) and all(ln in body_text for ln in lines)
-        ctx = dict(ctx, form_in_body=in_body)
+        ctx = dict(ctx, form_in_body=in_body,
+                   game_shows_missing=bool(game_template) and self.uses(game_template, "missing"))
         subject, text = self.mail("report", lang, body=body_text, **ctx)
         if body_html is None:
             body_html = f"<pre>{escape(body_text)}</pre>"

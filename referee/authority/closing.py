@@ -159,7 +159,8 @@ class Closing:
     def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
         ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
-        subject, text, html = self.renderer.report(lang, ctx, body_text, body_html)
+        subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
+                                                   game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
