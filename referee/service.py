@@ -48,8 +48,7 @@ class Service:
                 report.mails += 1
                 report.outcomes[handled.outcome] = report.outcomes.get(handled.outcome, 0) + 1
             self._done(finished)
-            # answers go out at once, not at the next tick
-            report.sent += self.referee.send_pending(self.sink).sent
+            report.sent += self.flush()  # answers go out at once, not at the next tick
             if len(batch) < limit:
                 return report
 
@@ -68,8 +67,17 @@ class Service:
     def tick(self) -> CycleReport:
         report = CycleReport()
         report.closed = self.referee.tick().closed
-        report.sent = self.referee.send_pending(self.sink).sent
+        report.sent = self.flush()
         return report
+
+    def flush(self, batch: int = 500) -> int:
+        """Send everything the outbox has due now (it hands out ``batch`` at a time)."""
+        sent = 0
+        while True:
+            done = self.referee.send_pending(self.sink, limit=batch)
+            sent += done.sent
+            if done.sent + done.retrying + done.failed < batch:
+                return sent
 
     def cycle(self) -> CycleReport:
         report = self.poll_once()
