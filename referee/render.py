@@ -7,7 +7,7 @@ Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -19,13 +19,15 @@ REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
 def template_root() -> Path:
+    """The installed ``referee.templates`` folder (a namespace package: no
+    ``__init__``, so ask for its search locations), else the source checkout's."""
     try:
-        root = importlib.resources.files("referee.templates")
-        path = Path(str(root))
-        if path.is_dir():
-            return path
+        spec = importlib.util.find_spec("referee.templates")
     except ModuleNotFoundError:
-        pass
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if (Path(location) / "mail").is_dir():
+            return Path(location)
     return REPO_TEMPLATES
 
 
