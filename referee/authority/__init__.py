@@ -1,8 +1,20 @@
 """The referee authority: matches, intake, commands, closing turns, the outbox.
 
-``Referee(store, archive_root, renderer, clock, settings)`` is the one object
-the CLI and the service loop talk to.  All outgoing mail goes through the
-outbox (``send_pending``); everything else is a method here.
+``Referee(store, archive_root, renderer=None, clock=None, settings=None)`` is
+the one object the CLI and the service loop talk to:
+
+* ``create_match(spec | yaml text | mapping, gm_key=None, seed=None) -> Created``
+  (welcome mails queued; ``MatchError.problems`` says what is wrong);
+* ``handle(InboundMail) -> Handled`` — one transaction; then ``source.done(ref,
+  handled.outcome)``;
+* ``tick() -> TickReport`` — reminders, due / early closes (``closed``,
+  ``failed``), archive repair;
+* ``send_pending(sink) -> SendReport`` — the outbox, with retries;
+* GM: ``start pause resume extend force preview rollback replace_player
+  add_observer end`` or ``gm_command(match, name, args)``;
+* ``overview()`` and ``next_due()`` for status lines and a sleeping loop.
+
+All outgoing mail goes through the outbox; ``clock`` returns aware datetimes.
 """
 from __future__ import annotations
 
