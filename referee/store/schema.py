@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS turns (
     match        TEXT NOT NULL,
     number       INTEGER NOT NULL,
     rev          INTEGER NOT NULL DEFAULT 0,   -- bumped by a rollback, keeps dedupe keys apart
-    status       TEXT NOT NULL,                -- open | closed | resolved
+    status       TEXT NOT NULL,                -- open | resolved (close + resolve is one transaction)
     state        TEXT NOT NULL,                -- state when the turn opened (game dump)
     awaiting     TEXT NOT NULL,                -- {player: stage}
     deadline     TEXT,                         -- aware ISO (UTC), NULL while waiting for start

@@ -112,3 +112,23 @@ def test_late_orders_after_grace_are_refused(ref, outbox, keys, clock):
     clock.advance(hours=48, minutes=40)
     h = ref.handle(inbound("ann@example.org", doc(key=keys["ann"])))
     assert h.reason == "turn.late"
+
+
+def test_orders_in_an_attachment_or_an_html_only_mail(ref, outbox, keys):
+    from email.message import EmailMessage
+    from email import policy as pol
+    att = EmailMessage(policy=pol.SMTP)
+    att["From"], att["To"], att["Subject"], att["Message-ID"] = "ann@example.org", "referee@example.org", "o", "<a1@x>"
+    att.set_content("My orders are attached. Cheers, Ann")
+    att.add_attachment(doc(key=keys["ann"], bid=3).encode(), maintype="application", subtype="x-yaml",
+                       filename="orders.yaml")
+    assert ref.handle(parse_inbound(att.as_bytes())).reason == "accepted"
+    html = EmailMessage(policy=pol.SMTP)
+    html["From"], html["To"], html["Subject"], html["Message-ID"] = "bob@example.org", "referee@example.org", "o", "<h1@x>"
+    # as webmail writes it: one <div> per line, indentation as &nbsp;
+    lines = doc(player="bob", key=keys["bob"], bid=4).splitlines()
+    body = "".join(f"<div>{line.replace('  ', '&nbsp;&nbsp;')}</div>" for line in lines)
+    html.set_content(f"<html><body><div>Hallo!</div>{body}</body></html>", subtype="html")
+    assert ref.handle(parse_inbound(html.as_bytes())).reason == "accepted"
+    subs = ref.store.submissions("toy1", 1)
+    assert subs["ann"]["orders"] == {"bid": 3} and subs["bob"]["orders"] == {"bid": 4}
