@@ -25,8 +25,14 @@ def _service(cfg):
 
 
 def cmd_init(args) -> int:
+    from referee.app import open_sink, open_source
+
     path = config_mod.write_starter(Path.cwd())
-    print(f"wrote {path}: SQLite + Maildir in this folder; edit it to use IMAP and SMTP")
+    cfg = config_mod.load(path)
+    open_source(cfg).close()  # creates the Maildir folders, so mail can be dropped in at once
+    open_sink(cfg)
+    print(f"wrote {path}: SQLite + Maildir in this folder ({cfg.mail_in.maildir} in, "
+          f"{cfg.mail_out.maildir} out); edit it to use IMAP and SMTP")
     return 0
 
 
