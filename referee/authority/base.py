@@ -43,6 +43,7 @@ class Base:
         self.clock = clock or utcnow
         self.settings = settings or Settings()
         self._intake = intake
+        self._states: dict[tuple, object] = {}
 
     @property
     def intake(self):
@@ -76,6 +77,17 @@ class Base:
         t = datetime.fromisoformat(turn["deadline"])
         timing, lang = self.timing(match), lang or self.lang_of(match)
         return {"local": timing.local(t, lang), "utc": timing.utc(t, lang), "at": t}
+
+    def turn_state(self, rules, match_id: str, turn: dict):
+        """The game state a turn opened with, loaded once per turn (it never
+        changes while the turn is open); for reading only — closing loads its own."""
+        key = (match_id, turn["number"], turn["rev"], rules.name, rules.version)
+        state = self._states.get(key)
+        if state is None:
+            if len(self._states) > 64:
+                self._states.clear()
+            state = self._states[key] = rules.load(turn["state"])
+        return state
 
     def names(self, match_id: str) -> dict[str, dict]:
         return {p["id"]: {"name": p["name"]} for p in self.store.players(match_id)}

@@ -20,6 +20,7 @@ from referee.authority.wording import Own, describe
 
 GM_IDS = ("@gm", "gm")
 log = logging.getLogger("referee.intake")
+Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 @dataclass
@@ -127,18 +128,18 @@ class Intake(Base):
         if env.orders is None:
             return self.refuse(mail, match, lang, [Own("orders.missing")], player=player)
         rules = self.rules(match)
-        state = rules.load(turn["state"])
+        state = self.turn_state(rules, match["id"], turn)
         model, problems = self.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
         if model is None or any(p.severity == "error" for p in problems):
             return self.refuse(mail, match, lang, problems, player=player)
         orders = model.model_dump(mode="json")
         self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
                                   mail.content_hash, self.now())
-        turn_now = self.store.current_turn(match["id"])
-        awaited = [self.names(match["id"]).get(p, {"name": p})["name"] for p in self.still_awaited(match["id"], turn_now)]
+        names = self.names(match["id"])
+        awaited = [names.get(p, {"name": p})["name"] for p in self.still_awaited(match["id"], turn)]
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
-            orders=yaml.safe_dump(orders, allow_unicode=True, sort_keys=False).rstrip(),
+            orders=yaml.dump(orders, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip(),
             warnings=[describe(p, lang) for p in problems], deadline=self.deadline_info(match, turn, lang),
             awaited=awaited, subject=mail.subject)
         self.reply(mail, match, player, subject, text)

@@ -34,10 +34,27 @@ def _row(row: sqlite3.Row | None) -> dict | None:
     return out
 
 
-def _turn(row: dict | None) -> dict | None:
-    if row is not None:
-        row["seed"] = int(row["seed"])
-    return row
+class _TurnRow(dict):
+    """A turn's row; its big JSON columns (state, result) are decoded on first use."""
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if key in ("state", "result") and isinstance(value, str):
+            value = json.loads(value)
+            self[key] = value
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+
+def _turn(row: sqlite3.Row | None) -> dict | None:
+    if row is None:
+        return None
+    out = _TurnRow(zip(row.keys(), tuple(row)))
+    out["seed"] = int(out["seed"])
+    out["awaiting"] = json.loads(out["awaiting"])
+    return out
 
 
 def _dumps(v: Any) -> str:
@@ -162,14 +179,15 @@ class SqliteStore:
                    (match, number, rev, "open", _dumps(state), _dumps(awaiting), _iso(deadline), str(seed), _iso(opened)))
 
     def turn(self, match: str, number: int) -> dict | None:
-        return _turn(self._one("SELECT * FROM turns WHERE match=? AND number=?", (match, number)))
+        return _turn(self._db.execute("SELECT * FROM turns WHERE match=? AND number=?", (match, number)).fetchone())
 
     def current_turn(self, match: str) -> dict | None:
         """The newest turn (open while the match runs; resolved once it ended)."""
-        return _turn(self._one("SELECT * FROM turns WHERE match=? ORDER BY number DESC LIMIT 1", (match,)))
+        return _turn(self._db.execute("SELECT * FROM turns WHERE match=? ORDER BY number DESC LIMIT 1",
+                                      (match,)).fetchone())
 
     def turns(self, match: str) -> list[dict]:
-        return [_turn(t) for t in self._all("SELECT * FROM turns WHERE match=? ORDER BY number", (match,))]
+        return [_turn(t) for t in self._db.execute("SELECT * FROM turns WHERE match=? ORDER BY number", (match,))]
 
     def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
