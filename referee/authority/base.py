@@ -44,6 +44,7 @@ class Base:
         self.settings = settings or Settings()
         self._intake = intake
         self._states: dict[tuple, object] = {}
+        self._timings: dict[str, Timing] = {}
 
     @property
     def intake(self):
@@ -64,7 +65,12 @@ class Base:
 
     def timing(self, match: dict) -> Timing:
         spec = match["spec"]
-        return Timing(spec.get("schedule") or {}, spec.get("timezone", "UTC"), spec.get("early_close", True))
+        args = (spec.get("schedule") or {}, spec.get("timezone", "UTC"), spec.get("early_close", True))
+        key = json.dumps(args, sort_keys=True, default=str)
+        timing = self._timings.get(key)
+        if timing is None:  # a schedule is validated once, not on every mail
+            timing = self._timings[key] = Timing(*args)
+        return timing
 
     def lang_of(self, match: dict, player: dict | None = None) -> str:
         if player is not None and player.get("lang"):
