@@ -9,7 +9,7 @@ import json
 import sqlite3
 import threading
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,7 +19,10 @@ _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
 
 def _iso(t: datetime | None) -> str | None:
-    return None if t is None else t.isoformat()
+    """Times are stored in UTC, so that stored texts compare in time order."""
+    if t is None:
+        return None
+    return (t.astimezone(timezone.utc) if t.tzinfo else t).isoformat()
 
 
 def _row(row: sqlite3.Row | None) -> dict | None:

@@ -150,3 +150,19 @@ def test_manual_start_sets_the_first_deadline(ref, outbox):
     assert ref.tick().closed == []
     ref.start("toy3")
     assert ref.store.current_turn("toy3")["deadline"] is not None
+
+
+def test_extend_until_a_local_time_and_refuse_an_earlier_one(ref, outbox, game):
+    ref.extend("toy1", until="2026-03-06 20:00")
+    assert deadline(ref).isoformat() == "2026-03-06T19:00:00+00:00"   # Berlin, CET
+    h = ref.handle(inbound("gm@example.org", cmd("@gm", game["@gm"], "extend", until="'2026-03-05 20:00'")))
+    assert h.reason == "command.failed"
+    assert "later than the current one" in text_of(to(outbox.flush(), "gm@example.org")[-1])
+
+
+def test_start_by_mail(ref, outbox):
+    created = ref.create_match(dict(SPEC, id="toy4", start="manual"))
+    outbox.flush()
+    h = ref.handle(inbound("gm@example.org", cmd("@gm", created.gm_key, "start", match="toy4")))
+    assert h.reason == "start" and ref.store.match("toy4")["status"] == "running"
+    assert "Deadline: Wednesday, 4 March 2026" in text_of(to(outbox.flush(), "gm@example.org")[0])
