@@ -55,7 +55,6 @@ class Commands:
                 "mine": yaml.safe_dump(mine["orders"], allow_unicode=True, sort_keys=False).rstrip() if mine else None}
 
     def _resend(self, mail, match, player, past) -> None:
-        lang = self.lang_of(match, player)
         stored = past["result"]["mails"].get(player["id"])
         if stored is None:
             return

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import email
 import mailbox
-import sys
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage

@@ -14,7 +14,7 @@ def test_german_match_speaks_german_to_players_and_gm(ref, outbox, clock):
     key = re.search(r"Dein Schlüssel: (\S+)", text_of(to(sent, "ann@example.org")[0])).group(1)
     assert "Mittwoch, 4. März 2026, 10:00 Uhr MEZ" in text_of(to(sent, "ann@example.org")[0])
 
-    ref.handle(inbound("fremd@example.net", f"match: de1\nplayer: ann\nkey: FALSCH\nturn: 1\norders:\n  bid: 1\n"))
+    ref.handle(inbound("fremd@example.net", "match: de1\nplayer: ann\nkey: FALSCH\nturn: 1\norders:\n  bid: 1\n"))
     ref.handle(inbound("ann@handy.example", f"match: de1\nplayer: ann\nkey: {key}\nturn: 1\norders:\n  bid: 1\n"))
     ref.handle(inbound("gm@example.org", f"match: de1\nplayer: '@gm'\nkey: {created.gm_key}\ncommand: pause\n"))
     ref.handle(inbound("gm@example.org", f"match: de1\nplayer: '@gm'\nkey: {created.gm_key}\ncommand: resume\n"))
