@@ -105,9 +105,8 @@ class Intake(Base):
                                                        *_at(doc, "player"))])
         lang = self.lang_of(match, player)
         if not keys.verify(env.key, player["key_hash"]):
-            self._tell_wrong_key(mail, match, player)
-            return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))],
-                               player=player)
+            self._tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
+            return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
         if env.command:
             return self.player_command(mail, match, player, env, doc)
         return self._orders(mail, match, player, turn, env, doc, lang)
