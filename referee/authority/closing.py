@@ -52,7 +52,8 @@ class Closing:
                     report.failed.append((match["id"], turn["number"]))
                     self._tell_gm_of_fault(match, turn, e)
             else:
-                report.reminded += self._remind(match, turn, now, deadline, timing)
+                with self.store.transaction():
+                    report.reminded += self._remind(match, turn, now, deadline, timing)
         return report
 
     def _tell_gm_of_fault(self, match, turn, error: Exception) -> None:
@@ -118,7 +119,10 @@ class Closing:
             self.store.resolve_turn(match_id, turn["number"], result, now)
             crash.point("close.before_commit")
         crash.point("close.committed")
-        self.archive_turn(match_id, turn["number"])
+        try:
+            self.archive_turn(match_id, turn["number"])
+        except OSError:  # the turn stands; the next tick writes the archive again
+            log.exception("archiving %s turn %s failed", match_id, turn["number"])
         return turn["number"]
 
     def _orders_for(self, rules, state, match_id: str, turn: dict):
@@ -198,8 +202,12 @@ class Closing:
             self.store.set_archived(match_id, number)
 
     def repair_archive(self) -> None:
+        """Write what a crash (or a full disk) kept from the archive; retried every tick."""
         for row in self.store.unarchived():
-            self.archive_turn(row["match"], row["number"])
+            try:
+                self.archive_turn(row["match"], row["number"])
+            except OSError:
+                log.exception("archiving %s turn %s failed", row["match"], row["number"])
 
     # -- GM: preview and rollback ------------------------------------------------
     def preview(self, match_id: str, tag: str | None = None) -> str:
