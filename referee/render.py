@@ -92,8 +92,10 @@ class Renderer:
         lines = [ln.strip() for ln in form.splitlines() if ln.strip()]
         # a game's template may show the order form itself; then only the envelope lines are added
         in_body = bool(lines) and all(ln in body_text for ln in lines)
-        ctx = dict(ctx, form_in_body=in_body,
-                   game_shows_missing=bool(game_template) and self.uses(game_template, "missing"))
+        shows = {name: bool(game_template) and self.uses(game_template, name)
+                 for name in ("missing", "next", "order_form")}
+        ctx = dict(ctx, form_in_body=in_body, game_shows_missing=shows["missing"], game_shows_next=shows["next"],
+                   game_shows_form=shows["order_form"])
         subject, text = self.mail("report", lang, body=body_text, **ctx)
         if body_html is None:
             body_html = f"<pre>{escape(body_text)}</pre>"
