@@ -10,6 +10,7 @@ gives the same matches; the archive is left in ./turns.
 """
 from __future__ import annotations
 
+import contextlib
 import mailbox
 import re
 import shutil
@@ -23,6 +24,7 @@ import yaml
 
 from referee import registry
 from referee.app import open_referee, open_sink, open_source
+from referee.authority import keys as key_module
 from referee.config import Config, MailIn, MailOut
 from referee.contract import Rng, derive_seed
 from referee.scripted import random_player
@@ -46,6 +48,30 @@ class SimClock:
 
 def run_demo(base: Path, seed: str = "demo", games: list[str] | None = None, quiet: bool = False) -> int:
     say = (lambda *a: None) if quiet else print
+    with demo_keys(seed):
+        return _run(base, seed, games, say)
+
+
+@contextlib.contextmanager
+def demo_keys(seed: str):
+    """Keys drawn from the demo seed instead of ``secrets``: the sample
+    archive (whose mails carry the players' keys) is then the same on every
+    run, so a change that alters any outcome or report shows up as a diff.
+    Only the demo does this; a real match's keys are secret and random."""
+    rng = Rng(derive_seed(seed, "keys"))
+    real = key_module.new_key
+
+    def seeded(groups: int = 3, size: int = 4) -> str:
+        return "-".join("".join(rng.choice(key_module.ALPHABET) for _ in range(size)) for _ in range(groups))
+
+    key_module.new_key = seeded
+    try:
+        yield
+    finally:
+        key_module.new_key = real
+
+
+def _run(base: Path, seed: str, games: list[str] | None, say) -> int:
     work = base / "demo"
     shutil.rmtree(work, ignore_errors=True)
     cfg = Config(store=work / "referee.sqlite", archive=base / "turns",
