@@ -7,12 +7,17 @@ Message-ID (derived from its dedupe key), so mail clients fold the two.
 """
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from referee.authority import crash
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 
+_active: set[str] = set()   # claims this process is working on right now
+CLAIM_TIMEOUT = timedelta(minutes=15)   # a claim from another machine counts as lost after this
 MAX_ATTEMPTS = 10
 FIRST_RETRY = timedelta(minutes=1)
 LONGEST_WAIT = timedelta(hours=6)
@@ -32,9 +37,32 @@ class SendReport:
 
 
 class Outbox:
+    def _claim_lost(self, owner: str | None, claimed_at: str | None) -> bool:
+        """A claim is lost when its process on this machine is gone, or it is old."""
+        host, pid, _ = ((owner or "").split(":") + ["", "", ""])[:3]
+        if host == socket.gethostname() and pid.isdigit():
+            if int(pid) == os.getpid():
+                return owner not in _active  # a leftover of this process, not being sent now
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                return True
+            except PermissionError:
+                pass
+        return claimed_at is None or datetime.fromisoformat(claimed_at) < self.now() - CLAIM_TIMEOUT
+
     def send_pending(self, sink, limit: int = 500) -> SendReport:
-        report, scrubbed = SendReport(), False
-        for entry in self.store.due(self.now(), limit):
+        report = SendReport()
+        owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        _active.add(owner)
+        try:
+            return self._send_claimed(sink, limit, owner, report)
+        finally:
+            _active.discard(owner)
+
+    def _send_claimed(self, sink, limit: int, owner: str, report: SendReport) -> SendReport:
+        scrubbed = False
+        for entry in self.store.claim_due(self.now(), limit, owner, self._claim_lost):
             msg = self.build_message(entry["message"])
             crash.point("outbox.before_send")
             try:

@@ -91,7 +91,9 @@ CREATE TABLE IF NOT EXISTS outbox (
     match      TEXT,
     recipient  TEXT NOT NULL,
     message    BLOB NOT NULL,                   -- the rendered parts (JSON), assembled when sent
-    status     TEXT NOT NULL DEFAULT 'queued',  -- queued | sent | failed
+    status     TEXT NOT NULL DEFAULT 'queued',  -- queued | sending (claimed) | sent | failed
+    claimed_by TEXT,                            -- host:pid of the worker sending it
+    claimed_at TEXT,
     attempts   INTEGER NOT NULL DEFAULT 0,
     next_try   TEXT NOT NULL,
     last_error TEXT,

@@ -254,6 +254,22 @@ class SqliteStore:
         return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=? ORDER BY id LIMIT ?",
                          (_iso(now), limit))
 
+    def claim_due(self, now: datetime, limit: int, owner: str, reclaim) -> list[dict]:
+        """Claim up to ``limit`` due messages for ``owner`` (one transaction), so
+        that two workers (the service and a CLI command) never send the same one.
+        A claim whose owner ``reclaim(claimed_by, claimed_at)`` declares gone is
+        taken over: its worker died before it could record the result."""
+        with self.transaction():
+            stale = [r["id"] for r in self._all("SELECT id, claimed_by, claimed_at FROM outbox WHERE status='sending'")
+                     if reclaim(r["claimed_by"], r["claimed_at"])]
+            for entry_id in stale:
+                self._exec("UPDATE outbox SET status='queued' WHERE id=?", (entry_id,))
+            rows = self.due(now, limit)
+            for r in rows:
+                self._exec("UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id=?",
+                           (owner, _iso(now), r["id"]))
+        return rows
+
     def outbox_entry(self, dedupe: str) -> dict | None:
         return self._one("SELECT * FROM outbox WHERE dedupe=?", (dedupe,))
 

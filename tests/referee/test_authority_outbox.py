@@ -65,3 +65,34 @@ def test_a_dedupe_key_is_queued_once(ref):
         assert ref.queue("k1", None, "x@example.org", "s", "t")
         assert not ref.queue("k1", None, "x@example.org", "s", "other")
     assert len(ref.store.outbox()) == 1
+
+
+def test_messages_claimed_by_a_live_worker_are_left_alone(ref, clock):
+    """The service and a CLI command sending at once never send the same message."""
+    import os
+    import socket
+    ref.create_match(SPEC)
+    host = socket.gethostname()
+    with ref.store.transaction():
+        for e in ref.store.outbox("toy1")[:2]:
+            ref.store._exec("UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id=?",
+                            (f"{host}:{os.getppid()}:abcd", clock().isoformat(), e["id"]))
+    sink = FlakySink()
+    assert ref.send_pending(sink).sent == 2          # the other two
+    assert len(ref.store.outbox("toy1", status="sending")) == 2
+    clock.advance(minutes=16)                        # a claim that old counts as lost
+    assert ref.send_pending(sink).sent == 2
+    assert len(sink.sent) == 4 and len({m["Message-ID"] for m in sink.sent}) == 4
+
+
+def test_a_dead_workers_claims_are_taken_over_at_once(ref, clock):
+    import socket
+    import subprocess
+    import sys
+    ref.create_match(SPEC)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    with ref.store.transaction():
+        for e in ref.store.outbox("toy1"):
+            ref.store._exec("UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id=?",
+                            (f"{socket.gethostname()}:{dead.stdout.strip()}:abcd", clock().isoformat(), e["id"]))
+    assert ref.send_pending(FlakySink()).sent == 4
