@@ -7,6 +7,7 @@ from datetime import datetime
 import yaml
 
 from referee.authority import keys
+from referee.contract import GM
 from referee.authority.intake import Handled, _at
 from referee.authority.matches import MatchError, load_spec
 from referee.authority.wording import Own
@@ -67,6 +68,11 @@ class Commands:
         if not keys.verify(env.key, match["gm_key_hash"]):
             return self.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
         cmd = env.command
+        if cmd is None and env.orders is not None:
+            # a game may await the GM's own orders (a stage for "@gm"), e.g. the
+            # Ratsspiel's Spielleitung filling gaps in the selection
+            gm = {"id": GM, "name": "GM", "email": match["gm_email"], "lang": None}
+            return self._orders(mail, match, gm, self.store.current_turn(match["id"]), env, doc, lang)
         if cmd not in GM_COMMANDS:
             return self.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": ", ".join(GM_COMMANDS)},
                                                        *_at(doc, "command"))])

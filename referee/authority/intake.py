@@ -83,7 +83,7 @@ class Intake(Base):
         mid = match["id"] if match else None
         if mail.automatic:
             return Handled("ignored", mail.automatic, mid)
-        lang = self.lang_of(match) if match else self.settings.default_lang
+        lang = self.lang_of(match) if match else self._sender_lang(mail)
         limited = self._rate_limited(mail)
         if limited is not None:
             if limited is True:
@@ -155,6 +155,10 @@ class Intake(Base):
             csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
                                                  player=player, sender=mail.sender or "?", subject=subject, body=text)
             self.queue(f"copy:{mail.message_id}:{mail.content_hash[:16]}", mid, player["email"], csubject, ctext)
+
+    def _sender_lang(self, mail) -> str:
+        known = self.store.language_of_address(mail.sender) if mail.sender else None
+        return known or self.settings.default_lang
 
     def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None) -> Handled:
         ctx_match = self.match_ctx(match, self.rules(match)) if match else None

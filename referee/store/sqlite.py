@@ -155,6 +155,16 @@ class SqliteStore:
     def player(self, match: str, player_id: str) -> dict | None:
         return self._one("SELECT * FROM players WHERE match=? AND id=?", (match, player_id))
 
+    def language_of_address(self, email: str) -> str | None:
+        """The language of the newest running match this address plays or
+        leads (for answering mail too broken to name its match)."""
+        row = self._one(
+            "SELECT COALESCE(p.lang, json_extract(m.spec, '$.language')) AS lang FROM matches m "
+            "LEFT JOIN players p ON p.match = m.id AND p.email = ? "
+            "WHERE (p.email = ? OR m.gm_email = ?) AND m.status != 'ended' ORDER BY m.created DESC LIMIT 1",
+            (email.lower(), email.lower(), email.lower()))
+        return row["lang"] if row else None
+
     def players(self, match: str) -> list[dict]:
         return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
 
