@@ -141,7 +141,7 @@ _PROBLEMS_DE = {
 }
 
 
-def _syntax(err: yaml.YAMLError) -> YamlRefused:
+def _syntax(err: yaml.YAMLError, text: str | None = None) -> YamlRefused:
     problem = (getattr(err, "problem", None) or str(err)).strip()
     context = getattr(err, "context", None)
     if problem.startswith("but ") and context:  # "expected X" + "but found Y"
@@ -150,6 +150,11 @@ def _syntax(err: yaml.YAMLError) -> YamlRefused:
     context_mark = getattr(err, "context_mark", None)
     # A key without ':' is noticed on the next line; the line to fix is the key's.
     if problem.startswith("could not find expected ':'") and context_mark is not None:
+        mark = context_mark
+    # An unclosed bracket or quote is noticed only at the end of the text; the
+    # line to fix is where it was opened.
+    at_end = mark is not None and text is not None and mark.line >= len(text.rstrip().splitlines())
+    if context_mark is not None and ("end of stream" in problem or at_end):
         mark = context_mark
     if isinstance(err, yaml.reader.ReaderError):
         problem = "special characters are not allowed"
@@ -179,7 +184,7 @@ def _check_depth_by_events(text: str, max_depth: int) -> None:
                 mark = event.start_mark
                 raise YamlRefused("yaml.alias", mark.line, mark.column, {})
     except yaml.YAMLError as err:
-        raise _syntax(err) from None
+        raise _syntax(err, text) from None
     finally:
         loader.dispose()
 
@@ -262,12 +267,12 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
     try:
         loader = StrictLoader(text)
     except yaml.YAMLError as err:  # the pure-Python reader checks characters up front
-        raise _syntax(err) from None
+        raise _syntax(err, text) from None
     try:
         try:
             root = loader.get_single_node()
         except yaml.YAMLError as err:
-            raise _blame_missing_colon(text, _syntax(err)) from None
+            raise _blame_missing_colon(text, _syntax(err, text)) from None
         except RecursionError:  # pure-Python composer on absurd nesting
             raise YamlRefused("yaml.too_deep", None, None, {"limit": max_depth}) from None
         if root is None:
@@ -276,7 +281,7 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
         try:
             data = loader.construct_document(root)
         except yaml.YAMLError as err:
-            raise _syntax(err) from None
+            raise _syntax(err, text) from None
     finally:
         loader.dispose()
     return Loaded(data, marks)

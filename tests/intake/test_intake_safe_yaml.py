@@ -135,3 +135,15 @@ def test_two_documents_in_one_attachment_are_refused_in_words():
     problems = read_document(mail("see file", attachments=(("o.yaml", "match: x\n---\nmatch: y\n"),)))
     assert [(p.code, p.line) for p in problems] == [("yaml.syntax", 2)]
     assert "mehr als ein Dokument" in problems[0].text["de"]
+
+
+def test_an_unclosed_bracket_is_blamed_where_it_opens():
+    from referee.intake.safe_yaml import YamlRefused, load_checked
+
+    for text in ("match: m\norders: [unclosed\n", "match: m\norders: {x: 1\n"):
+        try:
+            load_checked(text)
+        except YamlRefused as refused:
+            assert (refused.line, refused.column) == (1, 8), text  # 0-based: line 2, the bracket
+        else:
+            raise AssertionError("an unclosed bracket must be refused")
