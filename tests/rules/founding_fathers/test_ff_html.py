@@ -23,23 +23,27 @@ RENDERER = Renderer()
 
 
 class Page(HTMLParser):
-    """Checks nesting while collecting text, <pre> blocks and table rows (cell texts)."""
+    """Checks nesting while collecting text, <pre> blocks and table rows (cell texts;
+    a table inside a cell adds its own rows)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.stack, self.errors, self.tags = [], [], []
         self.text, self.pres, self.rows, self.items = [], [], [], []
-        self._cell = self._row = self._pre = self._li = None
+        self._cells, self._rows = [], []
+        self._pre = self._li = None
 
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
         if tag in VOID:
+            if tag == "br":
+                self.handle_data(" ")
             return
         self.stack.append(tag)
         if tag == "tr":
-            self._row = []
+            self._rows.append([])
         elif tag in ("td", "th"):
-            self._cell = []
+            self._cells.append([])
         elif tag == "pre":
             self._pre = []
         elif tag == "li":
@@ -52,10 +56,10 @@ class Page(HTMLParser):
             self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
             return
         self.stack.pop()
-        if tag in ("td", "th") and self._row is not None:
-            self._row.append(" ".join("".join(self._cell).split()))
+        if tag in ("td", "th"):
+            self._rows[-1].append(" ".join("".join(self._cells.pop()).split()))
         elif tag == "tr":
-            self.rows.append(self._row)
+            self.rows.append(self._rows.pop())
         elif tag == "pre":
             self.pres.append("".join(self._pre))
             self._pre = None
@@ -65,7 +69,7 @@ class Page(HTMLParser):
 
     def handle_data(self, data):
         self.text.append(data)
-        for part in (self._cell, self._pre, self._li):
+        for part in (*self._cells, self._pre, self._li):
             if part is not None:
                 part.append(data)
 

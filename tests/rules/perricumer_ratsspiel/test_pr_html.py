@@ -1,0 +1,206 @@
+"""The Perricumer Ratsspiel HTML reports, rendered the production way (referee.render.Renderer,
+StrictUndefined, autoescape) for every viewer at several points of a random campaign:
+well-formed, showing the facts of the context, the viewer's own agenda only, names escaped."""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from markupsafe import escape
+
+from games.perricumer_ratsspiel import RULES
+from referee.contract import GM, Rng, derive_seed
+from referee.render import Renderer, template_root
+from referee.scripted import random_player
+
+SEATS = ["ada", "bert", "cleo"]
+EVIL = "Ada <script>alert('x')</script> & Co"
+NAMES = {"ada": EVIL, "bert": "Bert", "cleo": "Cleo"}
+VIEWERS = [*SEATS, None, GM]
+HEADS = {"de": ("Deine geheime Agenda", "Für die Spielleitung", "Begründungen zu Vorschlag"),
+         "en": ("Your secret agenda", "For the game master", "Reasons on proposal")}
+VOID = {"br", "meta", "hr", "img", "input", "link", "wbr", "col"}
+RENDERER = Renderer()
+
+
+class Page(HTMLParser):
+    """Checks nesting while collecting text, <pre> blocks and table rows (cell texts;
+    a table inside a cell adds its own rows)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.tags, self.text, self.pres, self.rows = [], [], [], [], [], []
+        self._cells, self._rows = [], []
+        self._pre = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag in VOID:
+            if tag == "br":
+                self.handle_data(" ")
+            return
+        self.stack.append(tag)
+        if tag == "tr":
+            self._rows.append([])
+        elif tag in ("td", "th"):
+            self._cells.append([])
+        elif tag == "pre":
+            self._pre = []
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+            return
+        self.stack.pop()
+        if tag in ("td", "th"):
+            self._rows[-1].append(" ".join("".join(self._cells.pop()).split()))
+        elif tag == "tr":
+            self.rows.append(self._rows.pop())
+        elif tag == "pre":
+            self.pres.append("".join(self._pre))
+            self._pre = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        for part in (*self._cells, self._pre):
+            if part is not None:
+                part.append(data)
+
+
+def parse(markup: str) -> Page:
+    page = Page()
+    page.feed(markup)
+    page.close()
+    assert not page.errors, page.errors[:5]
+    assert page.stack == [], f"unclosed: {page.stack}"
+    page.alltext = " ".join("".join(page.text).split())
+    return page
+
+
+def snapshots():
+    """(turn, state, result) after the first turn (choices), the first session, a middle one, the end."""
+    rand = random_player(RULES)
+    state = RULES.setup(SEATS, {}, Rng(derive_seed("pr-html", "setup")))
+    seen = []
+    for turn in range(1, 200):
+        awaiting = RULES.awaiting(state)
+        if not awaiting:
+            break
+        chooser = Rng(derive_seed("pr-html", f"players:{turn}"))
+        orders = {p: RULES.order_schema(state, stage).model_validate(rand(state, p, chooser))
+                  for p, stage in sorted(awaiting.items())}
+        result = RULES.resolve(state, orders, Rng(derive_seed("pr-html", turn)))
+        state = result.state
+        seen.append((turn, state, result))
+    assert not RULES.awaiting(state), "the random campaign did not end"
+    assert len(seen) >= 4
+    return [seen[i] for i in sorted({0, 1, len(seen) // 2, len(seen) - 1})]
+
+
+SNAPSHOTS = snapshots()
+
+
+def context(state, result, viewer, lang, turn):
+    awaiting = RULES.awaiting(state)
+    return {"match": {"id": "pr1", "title": "Perricum <i>1037</i>", "game": RULES.name, "lang": lang,
+                      "timezone": "Europe/Berlin"},
+            "turn": turn, "viewer": viewer, "view": RULES.view(state, viewer),
+            "log": [{"kind": e.kind, "data": dict(e.data)} for e in result.log if e.visible_for(viewer)],
+            "missing": ["bert"], "players": {p: {"name": NAMES[p]} for p in SEATS}, "outcome": result.outcome,
+            "order_form": RULES.order_form(state, viewer, lang) if viewer in awaiting else "",
+            "next": None if not awaiting else {"turn": turn + 1, "deadline_local": "2026-12-01 20:00 CET",
+                                                "deadline_utc": "2026-12-01 19:00", "awaiting": awaiting}}
+
+
+def render(ctx, lang):
+    text, body = RENDERER.game_report(RULES.name, RULES.languages, lang, ctx)
+    assert body is not None, f"no perricumer_ratsspiel/report.{lang}.html.j2"
+    return text, body
+
+
+CASES = [(i, v, lang) for i in range(len(SNAPSHOTS)) for v in VIEWERS for lang in ("de", "en")]
+
+
+@pytest.mark.parametrize("snap,viewer,lang", CASES)
+def test_report_is_well_formed_and_shows_the_context(snap, viewer, lang):
+    turn, state, result = SNAPSHOTS[snap]
+    ctx = context(state, result, viewer, lang, turn)
+    _, body = render(ctx, lang)
+    page = parse(body)
+    pub, priv = ctx["view"]["public"], ctx["view"]["private"]
+
+    assert "<script" not in body.lower() and "<i>1037" not in body and "&lt;i&gt;1037" in body
+    if viewer == "ada":
+        assert str(escape(EVIL)) in body
+    assert not any(tag in ("script", "style", "link", "img", "iframe") for tag, _ in page.tags)
+    assert all("class" not in attrs for _, attrs in page.tags), "mail clients need inline styles"
+    assert "built-in method" not in page.alltext and "bound method" not in page.alltext
+
+    # influence: one row per councillor, best first as the view orders them
+    rows = [r for r in page.rows if len(r) == 6 and r[1].split(" (")[0] in {m["name"] for m in pub["members"]}]
+    assert [r[1].split(" (")[0] for r in rows] == [m["name"] for m in pub["members"]]
+    for r, m in zip(rows, pub["members"]):
+        assert r[0].split()[0] == str(m["total"]) and r[2:5] == [str(m["votes"]), m["viertel"], m["schicht"]]
+        assert r[5] == (m["player"] or "")
+    for v in pub["values"]:
+        assert [v["name"][lang], str(v["value"])] in [r[:2] for r in page.rows]
+    assert str(pub["korruption"]) in [r[1] for r in page.rows if r and r[0] == "Korruption"]
+    for o in pub["offices"]:
+        assert o["holder_name"] is None or o["holder_name"] in page.alltext
+    rec = pub["last"]
+    for p in (rec["proposals"] if rec and rec["round"] > 1 else []):
+        assert f"{p['nr']}: {p['title'][lang]}" in page.alltext
+
+    agenda_head, gm_head, reasons = HEADS[lang]
+    everyone = RULES.view(state, GM)["private"]["players"]
+    shown = {a["text"][lang] for a in pub["revealed_agendas"]}
+    mine = everyone.get(viewer) or {"agenda": None}    # from the GM's view, not the viewer's own
+    own = {mine["agenda"]["text"][lang]} if mine["agenda"] else set()
+    cells = {c for r in page.rows for c in r}
+    if viewer in SEATS:
+        assert agenda_head in page.alltext and mine["member_name"] in page.alltext
+        assert not own or any(c.startswith(next(iter(own))) for c in cells)
+    else:
+        assert agenda_head not in page.alltext
+    for p, pv in everyone.items():
+        text = pv["agenda"]["text"][lang] if pv["agenda"] else None
+        if text and viewer != GM and text not in shown | own:
+            assert not any(text in c for c in cells), f"{viewer} sees {p}'s agenda"
+    if viewer == GM:
+        assert gm_head in page.alltext
+        for p, pv in everyone.items():
+            assert any(r[0] == f"{p} {pv['member_name']}" for r in page.rows)
+        if any(e["kind"] == "npc_votes" for e in ctx["log"]):
+            assert reasons in page.alltext
+    else:
+        assert gm_head not in page.alltext and reasons not in page.alltext
+
+    if ctx["order_form"]:
+        assert ctx["order_form"] in page.pres
+    else:
+        assert page.pres == []
+    if ctx["next"]:
+        assert "2026-12-01 19:00 UTC" in page.alltext
+    if pub["outcome"]:
+        assert pub["outcome"]["reason"] == "korruption" or pub["outcome"]["winner_name"] in page.alltext
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_full_report_mail_is_well_formed(lang):
+    """The game's body inside the referee's HTML wrapper, as the report mail carries it."""
+    turn, state, result = SNAPSHOTS[1]
+    ctx = context(state, result, "ada", lang, turn)
+    text, body = render(ctx, lang)
+    _, _, mail_html = RENDERER.report(lang, ctx, text, body, RENDERER.last_game_template)
+    page = parse(mail_html)
+    assert body in mail_html and "<script" not in mail_html.lower()
+    assert ctx["order_form"] and ctx["order_form"] in page.pres
+
+
+def test_templates_never_mark_text_safe():
+    """Autoescape is the only protection: no template of this game may switch it off."""
+    for path in (template_root() / "perricumer_ratsspiel").glob("*html*"):
+        source = path.read_text(encoding="utf-8")
+        assert "|safe" not in source.replace(" ", "") and "autoescape" not in source, path.name
