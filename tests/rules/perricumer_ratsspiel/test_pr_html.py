@@ -199,6 +199,16 @@ def test_full_report_mail_is_well_formed(lang):
     assert ctx["order_form"] and ctx["order_form"] in page.pres
 
 
+def test_no_deadline_yet_leaves_the_deadline_out():
+    """Until the match runs again the referee knows no deadline (deadline_local None)."""
+    turn, state, result = SNAPSHOTS[1]
+    ctx = context(state, result, "bert", "de", turn)
+    ctx["next"] = dict(ctx["next"], deadline_local=None, deadline_utc=None)
+    page = parse(render(ctx, "de")[1])
+    assert "None" not in page.alltext and "Zugabgabetermin" not in page.alltext
+    assert ctx["order_form"] in page.pres
+
+
 def test_templates_never_mark_text_safe():
     """Autoescape is the only protection: no template of this game may switch it off."""
     for path in (template_root() / "perricumer_ratsspiel").glob("*html*"):
