@@ -33,7 +33,8 @@ A match file's ``schedule:`` is read into ``Schedule``.  What the words mean:
 Every datetime going in must be aware; every datetime coming out is in UTC,
 because Python adds to and subtracts same-zone datetimes on the wall clock
 (``20:00 CET + 36h`` would be 35 real hours across the spring change).
-``Schedule.local`` and the ``format_*`` helpers show them in the match zone.
+``Schedule.local`` and the ``format_*`` helpers (``referee.deadline_text``)
+show them in the match zone.
 """
 from __future__ import annotations
 
@@ -367,74 +368,5 @@ def extend(deadline: datetime, by: Any) -> datetime:
     return _u(deadline) + amount
 
 
-
-# -- deadlines as text -----------------------------------------------------------------
-_NAMES = {
-    "en": (("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-           ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-            "October", "November", "December")),
-    "de": (("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
-           ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
-            "Oktober", "November", "Dezember")),
-}
-_ZONE_DE = {"CET": "MEZ", "CEST": "MESZ"}
-_UNIT_WORDS = {
-    "en": (("day", "days"), ("hour", "hours"), ("minute", "minutes"), " and ", "less than a minute"),
-    "de": (("Tag", "Tage"), ("Stunde", "Stunden"), ("Minute", "Minuten"), " und ", "weniger als eine Minute"),
-}
-
-
-def _zone_name(moment: datetime, lang: str) -> str:
-    name = moment.tzname() or ""
-    if not name or name[0] in "+-":  # zones without a letter abbreviation
-        offset = moment.utcoffset() or timedelta(0)
-        sign = "-" if offset < timedelta(0) else "+"
-        minutes = abs(int(offset.total_seconds())) // 60
-        return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
-    return _ZONE_DE.get(name, name) if lang == "de" else name
-
-
-def _date_text(moment: datetime, lang: str) -> str:
-    days, months = _NAMES.get(lang, _NAMES["en"])
-    if lang == "de":
-        return f"{days[moment.weekday()]}, {moment.day}. {months[moment.month - 1]} {moment.year}"
-    return f"{days[moment.weekday()]}, {moment.day} {months[moment.month - 1]} {moment.year}"
-
-
-def _clock(moment: datetime, lang: str) -> str:
-    return f"{moment:%H:%M} Uhr" if lang == "de" else f"{moment:%H:%M}"
-
-
-def format_local(moment: datetime, zone: str | ZoneInfo, lang: str = "en") -> str:
-    """``Sunday, 29 March 2026, 20:00 CEST`` / ``Sonntag, 29. März 2026, 20:00 Uhr MESZ``."""
-    local = _u(moment).astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
-    return f"{_date_text(local, lang)}, {_clock(local, lang)} {_zone_name(local, lang)}"
-
-
-def format_utc(moment: datetime, lang: str = "en") -> str:
-    """``Sunday, 29 March 2026, 18:00 UTC``."""
-    utc = _u(moment)
-    return f"{_date_text(utc, lang)}, {_clock(utc, lang)} UTC"
-
-
-def format_deadline(moment: datetime, zone: str | ZoneInfo, lang: str = "en") -> str:
-    """Local time with UTC in brackets (the UTC date only when it differs)."""
-    utc = _u(moment)
-    local = utc.astimezone(ZoneInfo(zone) if isinstance(zone, str) else zone)
-    same_day = utc.date() == local.date()
-    utc_text = f"{_clock(utc, lang)} UTC" if same_day else format_utc(moment, lang)
-    return f"{format_local(moment, zone, lang)} ({utc_text})"
-
-
-def format_duration(amount: timedelta, lang: str = "en") -> str:
-    """``2 days and 3 hours`` / ``2 Tage und 3 Stunden`` (the two largest units)."""
-    day, hour, minute, joiner, tiny = _UNIT_WORDS.get(lang, _UNIT_WORDS["en"])
-    minutes = int(amount.total_seconds() // 60)
-    if minutes < 1:
-        return tiny
-    parts = []
-    for value, words in ((minutes // 1440, day), (minutes // 60 % 24, hour), (minutes % 60, minute)):
-        if value:
-            parts.append(f"{value} {words[value != 1]}")
-    return joiner.join(parts[:2])
-
+# deadlines as words live beside the arithmetic; imported here for the callers of old
+from referee.deadline_text import format_deadline, format_duration, format_local, format_utc  # noqa: E402,F401
