@@ -61,6 +61,14 @@ class TimedSink:
             self.seconds += time.perf_counter() - t
             self.count += 1
 
+    def send_bytes(self, data: bytes, sender: str, rcpts: list[str]) -> None:
+        t = time.perf_counter()
+        try:
+            self.sink.send_bytes(data, sender, rcpts)
+        finally:
+            self.seconds += time.perf_counter() - t
+            self.count += 1
+
 
 def order_mail(sender: str, to: str, match: str, player: str, key: str, turn: int, orders: dict, n: int) -> bytes:
     msg = EmailMessage()

@@ -14,6 +14,7 @@ from referee.archive import Archive
 from referee.authority.timing import Timing
 from referee.contract import GameRules
 from referee.mail.compose import compose
+from referee.mail.wire import compose_bytes, envelope_of
 from referee.render import Renderer
 
 
@@ -96,10 +97,10 @@ class Base:
         return state
 
     def names(self, match_id: str) -> dict[str, dict]:
-        return {p["id"]: {"name": p["name"]} for p in self.store.players(match_id)}
+        return {pid: {"name": name} for pid, name in self.store.player_names(match_id).items()}
 
     def still_awaited(self, match_id: str, turn: dict) -> list[str]:
-        subs = self.store.submissions(match_id, turn["number"])
+        subs = self.store.submitted(match_id, turn["number"])  # ids only: no orders decoded
         return [p for p in turn["awaiting"] if p not in subs]
 
     # -- outgoing mail ------------------------------------------------------
@@ -117,6 +118,16 @@ class Base:
             parts.update(auto="auto-replied", in_reply_to=reply_to.message_id, references=list(reply_to.references))
         data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
         return self.store.enqueue(dedupe, match_id, to, data, self.now())
+
+    def wire_message(self, data: bytes) -> tuple[bytes, str, list[str]]:
+        """(wire bytes, MAIL FROM, RCPT TO) of a queued entry: the very bytes
+        ``build_message`` would serialise to, made without EmailMessage."""
+        p = json.loads(data)
+        raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
+                            domain=self.settings.domain, message_id=p["message_id"],
+                            date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
+                            references=p["references"])
+        return (raw, *envelope_of(p["from"], [p["to"]]))
 
     def build_message(self, data: bytes):
         """The outgoing message (``EmailMessage``, SMTP policy) from a queued entry."""

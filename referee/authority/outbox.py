@@ -62,11 +62,18 @@ class Outbox:
 
     def _send_claimed(self, sink, limit: int, owner: str, report: SendReport) -> SendReport:
         scrubbed = False
+        send_bytes = getattr(sink, "send_bytes", None)  # skips EmailMessage where the sink can
         for entry in self.store.claim_due(self.now(), limit, owner, self._claim_lost):
-            msg = self.build_message(entry["message"])
+            if send_bytes is None:
+                msg = self.build_message(entry["message"])
+            else:
+                raw, sender, rcpts = self.wire_message(entry["message"])
             crash.point("outbox.before_send")
             try:
-                sink.send(msg)
+                if send_bytes is None:
+                    sink.send(msg)
+                else:
+                    send_bytes(raw, sender, rcpts)
             except TemporaryMailError as e:
                 attempts = entry["attempts"] + 1
                 final = attempts >= MAX_ATTEMPTS

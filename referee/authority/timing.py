@@ -15,6 +15,7 @@ class Timing:
         data.setdefault("early_close", early_close)
         self.schedule = sched.Schedule.model_validate(data)
         self.zone = self.schedule.zone
+        self._texts: dict[tuple, str] = {}  # deadline texts: every mail of a turn shows the same one
 
     def first_deadline(self, now: datetime) -> datetime:
         """Turn 1's deadline: the match file's, or the next slot if that has passed already."""
@@ -42,12 +43,26 @@ class Timing:
         return _utc(sched.extend(deadline, by))
 
     def local(self, t: datetime, lang: str = "en") -> str:
-        return sched.format_local(t, self.zone, lang)
+        return self._text("local", t, lang)
 
     def utc(self, t: datetime, lang: str = "en") -> str:
         """UTC, with its date only when that differs from the local date."""
-        both, local = sched.format_deadline(t, self.zone, lang), self.local(t, lang)
-        return both[len(local):].strip().removeprefix("(").removesuffix(")")
+        return self._text("utc", t, lang)
+
+    def _text(self, kind: str, t: datetime, lang: str) -> str:
+        key = (kind, t, lang)
+        text = self._texts.get(key)
+        if text is None:
+            local = sched.format_local(t, self.zone, lang)
+            if kind == "local":
+                text = local
+            else:
+                both = sched.format_deadline(t, self.zone, lang)
+                text = both[len(local):].strip().removeprefix("(").removesuffix(")")
+            if len(self._texts) > 256:
+                self._texts.clear()
+            self._texts[key] = text
+        return text
 
 
 def _utc(t: datetime) -> datetime:

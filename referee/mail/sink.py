@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import mailbox
+import select
 import smtplib
 import socket
 import ssl
@@ -20,6 +21,10 @@ SECURITIES = ("plain", "starttls", "ssl")
 class MailSink(Protocol):
     def send(self, msg: EmailMessage) -> None:
         """Deliver ``msg``; raise TemporaryMailError (retry) or PermanentMailError."""
+
+    # Optional, offered by MaildirSink and SmtpSink: deliver finished CRLF wire
+    # bytes (wire.compose_bytes) with their envelope, skipping EmailMessage.
+    # def send_bytes(self, data: bytes, sender: str, rcpts: list[str]) -> None
 
 
 def message_bytes(msg: EmailMessage) -> bytes:
@@ -46,7 +51,13 @@ class MaildirSink:
         self._box = mailbox.Maildir(str(self.path), factory=None, create=True)
 
     def send(self, msg: EmailMessage) -> None:
-        data = msg.as_bytes(policy=policy.default)  # Maildir files use LF line ends
+        self._add(msg.as_bytes(policy=policy.default))  # Maildir files use LF line ends
+
+    def send_bytes(self, data: bytes, sender: str, rcpts: list[str]) -> None:
+        """Wire bytes (CRLF) stored with LF line ends, the same file ``send`` writes."""
+        self._add(data.replace(b"\r\n", b"\n"))
+
+    def _add(self, data: bytes) -> None:
         try:
             self._box.add(data)
         except OSError as exc:
@@ -108,6 +119,8 @@ class SmtpSink:
 
     def _connection(self) -> smtplib.SMTP:
         if self._smtp is not None:
+            if _quiet(self._smtp):
+                return self._smtp  # nothing came in while idle: no NOOP round trip needed
             try:
                 if self._smtp.noop()[0] == 250:
                     return self._smtp
@@ -140,7 +153,12 @@ class SmtpSink:
         if msg.get("Bcc") is not None:  # Bcc goes in the envelope only
             msg = copy.deepcopy(msg)
             del msg["Bcc"]
-        data = message_bytes(msg)
+        self.send_bytes(message_bytes(msg), sender, rcpts)
+
+    def send_bytes(self, data: bytes, sender: str, rcpts: list[str]) -> None:
+        """Send finished wire bytes (CRLF, no Bcc header) to ``rcpts``."""
+        if not rcpts:
+            raise PermanentMailError("message has no recipients")
         try:
             refused = self._connection().sendmail(sender, rcpts, data)
         except smtplib.SMTPRecipientsRefused as exc:
@@ -163,6 +181,21 @@ class SmtpSink:
         if refused:
             delivered = tuple(r for r in rcpts if r not in refused)
             raise _refused_error(refused, delivered=delivered)
+
+
+def _quiet(smtp: smtplib.SMTP) -> bool:
+    """True when the server has sent nothing since its last reply.  A server
+    that dropped the connection or said 421 makes the socket readable; then the
+    caller checks with NOOP as before.  (A drop racing this check fails the
+    send as a temporary error, as it would after a NOOP.)"""
+    sock = getattr(smtp, "sock", None)
+    if sock is None or getattr(sock, "pending", lambda: 0)():
+        return False
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
 
 
 def _by_code(code: int, message: str) -> Exception:

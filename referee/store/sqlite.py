@@ -168,6 +168,10 @@ class SqliteStore:
     def players(self, match: str) -> list[dict]:
         return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
 
+    def player_names(self, match: str) -> dict[str, str]:
+        """{player id: name} in seat order (cheaper than ``players`` for a reply's lists)."""
+        return dict(self._db.execute("SELECT id, name FROM players WHERE match=? ORDER BY rowid", (match,)).fetchall())
+
     def replace_player(self, match: str, player_id: str, email: str, key_hash: str, name: str | None,
                        at: datetime) -> None:
         old = self.player(match, player_id)
@@ -236,6 +240,11 @@ class SqliteStore:
     def submissions(self, match: str, turn: int) -> dict[str, dict]:
         rows = self._all("SELECT * FROM submissions WHERE match=? AND turn=?", (match, turn))
         return {r["player"]: r for r in rows}
+
+    def submitted(self, match: str, turn: int) -> set[str]:
+        """Who has orders stored for the turn (ids only)."""
+        return {r[0] for r in self._db.execute("SELECT player FROM submissions WHERE match=? AND turn=?",
+                                               (match, turn)).fetchall()}
 
     def set_wait(self, match: str, turn: int, player: str, on: bool) -> None:
         if on:
