@@ -3,8 +3,6 @@ StrictUndefined, autoescape) for every viewer at several points of a random game
 showing the facts of the context, the viewer's own hand only, and player names escaped."""
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 from markupsafe import escape
 
@@ -12,76 +10,14 @@ from games.founding_fathers import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer
 from referee.scripted import random_player
+from htmlpage import Page, parse  # noqa: F401  (tests/ is on sys.path)
 
 SEATS = ["ada", "bert", "cleo", "dora"]
 EVIL = "Ada <script>alert('x')</script> & Co"
 NAMES = {"ada": EVIL, "bert": "Bert", "cleo": "Cleo", "dora": "Dora"}
 VIEWERS = [*SEATS, None, GM]
 HEADS = {"en": ("Your hand", "All hands (game master)"), "de": ("Deine Hand", "Alle Hände (Spielleitung)")}
-VOID = {"br", "meta", "hr", "img", "input", "link", "wbr", "col"}
 RENDERER = Renderer()
-
-
-class Page(HTMLParser):
-    """Checks nesting while collecting text, <pre> blocks and table rows (cell texts;
-    a table inside a cell adds its own rows)."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack, self.errors, self.tags = [], [], []
-        self.text, self.pres, self.rows, self.items = [], [], [], []
-        self._cells, self._rows = [], []
-        self._pre = self._li = None
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-        if tag in VOID:
-            if tag == "br":
-                self.handle_data(" ")
-            return
-        self.stack.append(tag)
-        if tag == "tr":
-            self._rows.append([])
-        elif tag in ("td", "th"):
-            self._cells.append([])
-        elif tag == "pre":
-            self._pre = []
-        elif tag == "li":
-            self._li = []
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
-            return
-        self.stack.pop()
-        if tag in ("td", "th"):
-            self._rows[-1].append(" ".join("".join(self._cells.pop()).split()))
-        elif tag == "tr":
-            self.rows.append(self._rows.pop())
-        elif tag == "pre":
-            self.pres.append("".join(self._pre))
-            self._pre = None
-        elif tag == "li":
-            self.items.append(" ".join("".join(self._li).split()))
-            self._li = None
-
-    def handle_data(self, data):
-        self.text.append(data)
-        for part in (*self._cells, self._pre, self._li):
-            if part is not None:
-                part.append(data)
-
-
-def parse(markup: str) -> Page:
-    page = Page()
-    page.feed(markup)
-    page.close()
-    assert not page.errors, page.errors[:5]
-    assert page.stack == [], f"unclosed: {page.stack}"
-    page.alltext = " ".join("".join(page.text).split())
-    return page
 
 
 def snapshots():
