@@ -10,6 +10,7 @@ tests compare both on many inputs).  A message with HTML or Cc is left to
 """
 from __future__ import annotations
 
+import functools
 import re
 from datetime import datetime, timezone
 from email import policy, quoprimime
@@ -32,8 +33,10 @@ _TEXT_TAIL = ("Content-Type: text/plain; charset=\"utf-8\"\r\n"
               "MIME-Version: 1.0\r\n\r\n")
 
 
+@functools.lru_cache(maxsize=1024)
 def _library(name: str, value: str) -> str:
-    """One header exactly as EmailMessage with the SMTP policy writes it."""
+    """One header exactly as EmailMessage with the SMTP policy writes it (a pure
+    function of its arguments, so kept: a burst's confirmations share subjects)."""
     return _P.fold_binary(*_P.header_store_parse(name, value)).decode("ascii")
 
 
