@@ -87,13 +87,19 @@ class Base:
 
     def turn_state(self, rules, match_id: str, turn: dict):
         """The game state a turn opened with, loaded once per turn (it never
-        changes while the turn is open); for reading only — closing loads its own."""
+        changes while the turn is open); for reading only — closing loads its own.
+        A hit must also match the stored text: after a rollback the next turn is
+        made again under the same number and rev, maybe by another process."""
         key = (match_id, turn["number"], turn["rev"], rules.name, rules.version)
-        state = self._states.get(key)
-        if state is None:
+        raw = turn.raw("state") if hasattr(turn, "raw") else None
+        held = self._states.get(key)
+        if held is not None and raw is not None and held[0] == raw:
+            return held[1]
+        state = rules.load(turn["state"])
+        if raw is not None:
             if len(self._states) > 64:
                 self._states.clear()
-            state = self._states[key] = rules.load(turn["state"])
+            self._states[key] = (raw, state)
         return state
 
     def names(self, match_id: str) -> dict[str, dict]:

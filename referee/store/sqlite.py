@@ -50,6 +50,12 @@ class _TurnRow(dict):
     def get(self, key, default=None):
         return self[key] if key in self else default
 
+    def raw(self, key: str) -> str | None:
+        """A big JSON column's text as stored, None once decoded (lets a cache
+        check that the state it holds is the one in the row)."""
+        value = dict.get(self, key)
+        return value if isinstance(value, str) else None
+
 
 def _turn(row: sqlite3.Row | None) -> dict | None:
     if row is None:
