@@ -37,7 +37,7 @@ _TEXT_TAIL = ("Content-Type: text/plain; charset=\"utf-8\"\r\n"
 def _library(name: str, value: str) -> str:
     """One header exactly as EmailMessage with the SMTP policy writes it (a pure
     function of its arguments, so kept: a burst's confirmations share subjects)."""
-    return _P.fold_binary(*_P.header_store_parse(name, value)).decode("ascii")
+    return _P.fold_binary(*_P.header_store_parse(name, value)).decode("ascii", "surrogateescape")
 
 
 def _header(name: str, value: str, simple: re.Pattern) -> str:
@@ -90,7 +90,7 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
     parts = _LINES.split(payload)
     body = _CRLF.join(parts[:-1]) + _CRLF if len(parts) > 1 else ""
     out.append(body + parts[-1])
-    return "".join(out).encode("ascii")
+    return "".join(out).encode("ascii", "surrogateescape")  # as the generator writes 8-bit it was given
 
 
 def envelope_of(from_value: str, to_values: Sequence[str]) -> tuple[str, list[str]]:
