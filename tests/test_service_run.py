@@ -75,3 +75,49 @@ def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
         out, _ = service.communicate(timeout=20)
     assert service.returncode == 0, out
     assert "stopped cleanly" in out
+
+
+def test_run_reconnects_when_the_imap_server_drops_it(mailservers, tmp_path):
+    """Dovecot kicks the referee's IMAP session (as a server restart or a
+    network hiccup would); the service reconnects and still answers."""
+    import threading
+
+    from referee.authority import Referee, Settings
+    from referee.contract import Rng
+    from referee.mail.imap_source import ImapSource
+    from referee.mail.sink import SmtpSink
+    from referee.service import Service
+    from referee.store.sqlite import SqliteStore
+
+    s = mailservers
+    ref = Referee(SqliteStore(tmp_path / "r.sqlite"), tmp_path / "turns",
+                  settings=Settings(address=s.address("referee")))
+    ref.create_match({"id": "kick", "game": "founding_fathers", "gm": s.address("gm"), "schedule": {"period": "48h"},
+                      "players": [{"id": p, "name": p, "email": s.address(p)} for p in ("alice", "bob", "carol")]})
+    source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), backoff=0.2)
+    service = Service(ref, source, SmtpSink(s.host, s.smtp.port), address=s.address("referee"), poll_interval=30)
+    service.tick()
+    welcome = email.message_from_bytes(s.wait_messages("alice", 1)[0], policy=policy.default)
+    key = KEY.search(welcome.get_body(("plain",)).get_content()).group(1)
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop,), daemon=True)
+    runner.start()
+    try:
+        time.sleep(1.0)  # into IDLE
+        kicked = subprocess.run(["doveadm", "-c", str(s.dovecot.config), "kick", "referee"],
+                                capture_output=True, text=True, timeout=30)
+        assert kicked.returncode == 0, kicked.stderr
+        rules = ref.rules(ref.store.match("kick"))
+        orders = rules.random_orders(rules.load(ref.store.current_turn("kick")["state"]), "alice", Rng(4))
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = s.address("alice"), s.address("referee"), "orders"
+        msg["Message-ID"] = "<alice-kick-1@players.test>"
+        msg.set_content(yaml.safe_dump({"match": "kick", "player": "alice", "key": key, "turn": 1, "orders": orders}))
+        s.send(s.address("alice"), [s.address("referee")], msg.as_bytes(policy=policy.SMTP))
+        reply = email.message_from_bytes(s.wait_messages("alice", 2, timeout=30)[1], policy=policy.default)
+        assert reply["In-Reply-To"] == "<alice-kick-1@players.test>"
+        assert source.reconnects >= 1, "the kick must have cut the session the service then renewed"
+    finally:
+        stop.set()
+        runner.join(timeout=20)
+    assert not runner.is_alive(), "the service stops when asked"
