@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import yaml
-
 from referee.authority import keys
 from referee.contract import GM
-from referee.authority.intake import Handled, _at
+from referee.authority.intake import Handled, _at, orders_text
 from referee.authority.matches import MatchError, load_spec
 from referee.authority.wording import Own
 
@@ -31,7 +29,7 @@ class Commands:
             number = int(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0)
             past = self.store.turn(match["id"], number) if number else None
             if past is None or past["status"] != "resolved":
-                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number})], player=player)
+                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number}) if number else Own("resend.nothing")], player=player)
             self._resend(mail, match, player, past)
             extra["resent"] = number
         elif turn["status"] == "open" and cmd == "withdraw":
@@ -53,7 +51,7 @@ class Commands:
                 "awaited": [names[p]["name"] for p in turn["awaiting"] if p not in subs],
                 "waiting": sorted(names[p]["name"] for p in self.store.waits(match["id"], turn["number"])),
                 "player": player, "owes": bool(player and player["id"] in turn["awaiting"]),
-                "mine": yaml.safe_dump(mine["orders"], allow_unicode=True, sort_keys=False).rstrip() if mine else None}
+                "mine": orders_text(mine["orders"]) if mine else None}
 
     def _resend(self, mail, match, player, past) -> None:
         stored = past["result"]["mails"].get(player["id"])

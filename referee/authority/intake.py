@@ -92,7 +92,7 @@ class Intake(Base):
         if mail.too_large:
             return self.refuse(mail, None, lang, [Own("mail.too_large")])
         if env is None:
-            return self.refuse(mail, None, lang, problems)
+            return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":
             return self.create_by_mail(mail, env, doc)
         if match is None:
@@ -138,9 +138,9 @@ class Intake(Base):
         awaited = [names.get(p, {"name": p})["name"] for p in self.still_awaited(match["id"], turn)]
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
-            orders=yaml.dump(orders, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip(),
+            orders=orders_text(orders, model.model_fields_set),
             warnings=[describe(p, lang) for p in problems], deadline=self.deadline_info(match, turn, lang),
-            awaited=awaited, subject=mail.subject)
+            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
 
@@ -155,6 +155,18 @@ class Intake(Base):
             csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
                                                  player=player, sender=mail.sender or "?", subject=subject, body=text)
             self.queue(f"copy:{mail.message_id}:{mail.content_hash[:16]}", mid, player["email"], csubject, ctext)
+
+    def _refuse_envelope(self, mail, doc, lang: str, problems: list) -> Handled:
+        """A document whose envelope is faulty may still name a known match: answer
+        in that match's name (subject tag, wording) so the player sees which game
+        the refusal is about.  The mail stays unattributed: nothing was proven."""
+        named = doc.data.get("match") if doc is not None and isinstance(doc.data, dict) else None
+        match = self.store.match(named) if isinstance(named, str) and named else None
+        if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
+            lang = self.lang_of(match)
+        handled = self.refuse(mail, match, lang, problems)
+        handled.match = None
+        return handled
 
     def _sender_lang(self, mail) -> str:
         known = self.store.language_of_address(mail.sender) if mail.sender else None
@@ -190,6 +202,15 @@ class Intake(Base):
         if decision.notify:
             return limit.problem(mail.sender, decision, decision.retry_after.strftime("%Y-%m-%d %H:%M UTC"))
         return True
+
+
+def orders_text(orders: dict, given=None) -> str:
+    """Orders as a reply echoes them: what the player set, without the empty
+    fields a game's model fills in (``null``, ``{}``, ``[]``) that they never wrote.
+    ``given``: the fields the player sent; None when only the stored orders are known."""
+    shown = {k: v for k, v in orders.items()
+             if v is not None and not (v in ({}, []) and (given is None or k not in given))}
+    return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
 
 
 def _at(doc, key: str) -> tuple:

@@ -46,6 +46,9 @@ TEXTS: dict[str, dict[str, str]] = {
               "please tell your game master, and send your orders again later.",
         "de": "Der Schiedsrichter konnte diese Mail wegen eines internen Fehlers nicht verarbeiten. Sie wurde "
               "aufbewahrt; bitte sag deiner Spielleitung Bescheid und schicke deine Befehle später noch einmal."},
+    "resend.nothing": {
+        "en": "No turn has been resolved yet, so there is no report to resend.",
+        "de": "Noch ist kein Zug ausgewertet, also gibt es keinen Bericht zum erneuten Senden."},
     "resend.none": {
         "en": "There is no report for turn {turn} yet.",
         "de": "Für Zug {turn} gibt es noch keinen Bericht."},

@@ -74,6 +74,17 @@ def _unknown(doc: Document, real: str, allowed: tuple[str, ...]) -> Located:
         suggestion_de=f" (meintest du '{close[0]}'?)" if close else "")
 
 
+def _misspelt_body(values: dict[str, Any]) -> bool:
+    """An unknown key that reads like 'orders' or 'command' ('oders:'): its own
+    problem says so at its line, so "neither orders nor command" would only add noise."""
+    for name in values:
+        if name not in FIELDS:
+            close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
+            if close and close[0] in ("orders", "command"):
+                return True
+    return False
+
+
 def read_envelope(doc: Document) -> Envelope | list[Located]:
     """The envelope of a document, or every problem with it (located)."""
     problems: list[Located] = []
@@ -89,7 +100,7 @@ def read_envelope(doc: Document) -> Envelope | list[Located]:
     has_orders, has_command = "orders" in values, "command" in values
     if has_orders and has_command:
         problems.append(doc.problem("envelope.both", (spelled["command"],)))
-    elif not has_orders and not has_command:
+    elif not has_orders and not has_command and not _misspelt_body(values):
         problems.append(doc.problem("envelope.neither"))
     for name in REQUIRED:
         if name not in values or _text(values[name]) in (None, ""):

@@ -1,0 +1,117 @@
+"""Replies read from the player's and the GM's side: each says which match it is
+about, what was understood (no empty fields the player never wrote), and where
+the deadline stands, in the match's language."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import SPEC, inbound, make_referee, Outbox, text_of, to
+from referee.authority.intake import orders_text
+
+
+def keys_of(outbox) -> dict[str, str]:
+    keys = {}
+    for m in outbox.flush():
+        hit = re.search(r"(?:Your key|Dein Schlüssel|Your GM key|Dein Spielleitungs-Schlüssel): (\S+)", text_of(m))
+        if hit:
+            keys[m["To"].split("@")[0]] = hit.group(1)
+    return keys
+
+
+def doc(player, key, body, match="toy1"):
+    return f"match: {match}\nplayer: \"{player}\"\nkey: {key}\n{body}"
+
+
+def test_refusal_of_a_broken_envelope_names_the_known_match(ref, outbox):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    handled = ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "turn: 1\noders:\n  bid: 2\n")))
+    assert handled.outcome == "refused" and handled.match is None   # nothing proven, nothing attributed
+    [reply] = outbox.flush()
+    assert reply["Subject"] == "Re: [toy1] Not accepted"
+    text = text_of(reply)
+    assert "not accepted in match toy1" in text
+    assert "Line 5, column 1: Unknown key 'oders' (did you mean 'orders'?)" in text
+    assert keys["ann"] not in text
+
+
+def test_refusal_of_a_broken_envelope_from_a_stranger_speaks_the_matchs_language(ref, outbox):
+    players = [dict(p, lang=None) for p in SPEC["players"]]
+    ref.create_match(dict(SPEC, id="de1", language="de", players=players))
+    outbox.flush()
+    ref.handle(inbound("neu@example.net", doc("ann", "X", "turn: 1\nordres:\n  bid: 2\n", match="de1")))
+    [reply] = outbox.flush()
+    assert reply["Subject"] == "Re: [de1] Nicht angenommen"
+    assert "in der Partie de1 nicht angenommen" in text_of(reply)
+
+
+def test_orders_text_leaves_out_empty_fields_the_player_never_wrote():
+    orders = {"wahl": None, "karten": [], "stimmen": {}, "auswahl": 2, "leer": []}
+    assert orders_text(orders, {"auswahl", "leer"}) == "auswahl: 2\nleer: []"
+    assert orders_text(orders) == "auswahl: 2"          # stored orders: who set what is unknown
+    assert orders_text({"bid": 0}, {"bid"}) == "bid: 0"  # a zero or false is an order, not an empty field
+
+
+@pytest.fixture
+def ratsspiel(tmp_path, clock):
+    ref = make_referee(tmp_path, clock)
+    outbox = Outbox(ref, tmp_path / "out")
+    players = [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in ("anna", "bert", "cora")]
+    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", players=players, options={}, language="de"))
+    yield ref, outbox, keys_of(outbox)
+    ref.store.close()
+
+
+def test_accepted_and_status_echo_only_what_the_player_set(ratsspiel):
+    ref, outbox, keys = ratsspiel
+    assert ref.handle(inbound("anna@example.org", doc("anna", keys["anna"], "turn: 1\norders:\n  auswahl: 2\n",
+                                                      match="rat"))).reason == "accepted"
+    ref.handle(inbound("anna@example.org", doc("anna", keys["anna"], "command: status\n", match="rat")))
+    accepted, status = outbox.flush()
+    for text in (text_of(accepted), text_of(status)):
+        assert "auswahl: 2" in text
+        assert "null" not in text and "{}" not in text, text
+
+
+def pause(ref, keys):
+    return ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: pause\n")))
+
+
+def test_orders_accepted_while_paused_say_the_deadline_is_stopped(ref, outbox):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    assert pause(ref, keys).reason == "pause"
+    outbox.flush()
+    ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "turn: 1\norders:\n  bid: 2\n")))
+    ref.handle(inbound("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 1\n")))
+    sent = outbox.flush()
+    ann, bob = text_of(to(sent, "ann@example.org")[0]), text_of(to(sent, "bob@example.org")[0])
+    assert "Deadline: stopped while the match is paused" in ann and "(UTC)" not in ann
+    assert "Abgabeschluss: angehalten, solange die Partie ruht" in bob
+
+
+def test_english_notices_have_readable_subjects(ref, outbox):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    pause(ref, keys)
+    ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: resume\n")))
+    ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: extend\nby: 24h\n")))
+    subjects = {m["Subject"] for m in to(outbox.flush(), "ann@example.org")}
+    assert subjects == {"[toy1] Match paused", "[toy1] Match resumed", "[toy1] Deadline moved"}
+
+
+def test_german_gm_welcome_says_the_match_runs_in_german(ref, outbox):
+    ref.create_match(dict(SPEC, id="de2", language="de"))
+    text = text_of(to(outbox.flush(), "gm@example.org")[0])
+    assert "Die Partie de2 (Toy One) läuft." in text
+    assert "running" not in text
+
+
+def test_resend_before_any_report_says_no_turn_is_resolved_yet(ref, outbox):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "command: resend\n")))
+    text = text_of(outbox.flush()[0])
+    assert "No turn has been resolved yet" in text and "turn 0" not in text
