@@ -16,6 +16,7 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from referee.authority import crash
+from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
 
 
@@ -84,7 +85,7 @@ class Closing:
     def force(self, match_id: str) -> str:
         number = self.close_turn(match_id)
         if number is None:
-            raise ValueError("there is no open turn to close")
+            raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 
     def close_turn(self, match_id: str) -> int | None:
@@ -216,7 +217,7 @@ class Closing:
             match = self.store.match(match_id)
             turn = self.store.current_turn(match_id)
             if turn["status"] != "open":
-                raise ValueError("there is no open turn to preview")
+                raise Refusal("gm.no_open_turn", what="preview", what_de="Vorausschauen")
             rules = self.rules(match)
             state = rules.load(turn["state"])
             orders, _, missing = self._orders_for(rules, state, match_id, turn)
@@ -231,7 +232,7 @@ class Closing:
         with self.store.transaction():
             resolved = [t for t in self.store.turns(match_id) if t["status"] == "resolved"]
             if not resolved:
-                raise ValueError("no resolved turn to roll back")
+                raise Refusal("gm.no_resolved_turn")
             last = resolved[-1]
             current = self.store.current_turn(match_id)
             if current["number"] == last["number"] + 1:

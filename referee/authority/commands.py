@@ -8,7 +8,7 @@ from referee.authority import keys
 from referee.contract import GM
 from referee.authority.intake import Handled, _at, orders_text
 from referee.authority.matches import MatchError, load_spec
-from referee.authority.wording import Own
+from referee.authority.wording import Own, Refusal
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
@@ -76,7 +76,13 @@ class Commands:
                                                        *_at(doc, "command"))])
         try:
             done = self.gm_command(match["id"], cmd, env.args, requested_by=mail)
-        except (MatchError, ValueError, KeyError) as e:
+        except Refusal as e:
+            return self.refuse(mail, match, lang, [Own(e.code, e.params, *(_at(doc, e.arg) if e.arg else ()))],
+                               code="command.failed")
+        except KeyError as e:  # an argument the command needs is missing
+            return self.refuse(mail, match, lang, [Own("gm.needs", {"command": cmd, "arg": e.args[0]},
+                                                       *_at(doc, "command"))], code="command.failed")
+        except (MatchError, ValueError) as e:
             return self.refuse(mail, match, lang, [Own("command.failed", {"command": cmd, "reason": str(e)})])
         gm = {"id": "@gm", "email": match["gm_email"], "lang": None}
         subject, text = self.renderer.mail("gm_done", lang, **self.status_ctx(match, None), command=cmd, done=done)
@@ -116,7 +122,7 @@ class Commands:
         with self.store.transaction():
             match = self.store.match(match_id)
             if match["status"] != "running":
-                raise ValueError(f"the match is {match['status']}, not running")
+                raise Refusal("gm.pause", status=match["status"])
             self.store.set_match_status(match_id, "paused", paused_at=self.now())
             self._notify_all(match_id, "paused")
         return "paused"
@@ -125,7 +131,7 @@ class Commands:
         with self.store.transaction():
             match = self.store.match(match_id)
             if match["status"] != "paused":
-                raise ValueError(f"the match is {match['status']}, not paused")
+                raise Refusal("gm.resume", status=match["status"])
             turn = self.store.current_turn(match_id)
             now = self.now()
             if turn["status"] == "open" and turn["deadline"]:
@@ -143,18 +149,24 @@ class Commands:
             match = self.store.match(match_id)
             turn = self.store.current_turn(match_id)
             if turn["status"] != "open" or not turn["deadline"]:
-                raise ValueError("there is no running deadline to extend")
+                raise Refusal("gm.extend_none")
             old = datetime.fromisoformat(turn["deadline"])
             if until is not None:
-                new = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
+                try:
+                    new = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
+                except ValueError:
+                    raise Refusal("gm.bad_time", "until", value=until) from None
                 if new.tzinfo is None:
                     new = new.replace(tzinfo=self.timing(match).zone)
             elif hours is not None:
-                new = self.timing(match).extend(old, hours)
+                try:
+                    new = self.timing(match).extend(old, hours)
+                except ValueError:
+                    raise Refusal("gm.bad_duration", "by", value=hours) from None
             else:
-                raise ValueError("extend needs 'by: 24h' or 'until: YYYY-MM-DD HH:MM'")
+                raise Refusal("gm.extend_how", "command")
             if new <= old:
-                raise ValueError("the new deadline must be later than the current one")
+                raise Refusal("gm.extend_earlier", "until" if until is not None else "by")
             self.store.set_deadline(match_id, turn["number"], new)
             self._notify_all(match_id, "extended")
         return f"deadline {self.timing(match).local(new)}"
@@ -163,7 +175,7 @@ class Commands:
         with self.store.transaction():
             match = self.store.match(match_id)
             if self.store.player(match_id, player_id) is None:
-                raise ValueError(f"no player {player_id!r}")
+                raise Refusal("gm.no_seat", "seat", seat=player_id)
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             turn = self.store.current_turn(match_id)

@@ -46,6 +46,39 @@ TEXTS: dict[str, dict[str, str]] = {
               "please tell your game master, and send your orders again later.",
         "de": "Der Schiedsrichter konnte diese Mail wegen eines internen Fehlers nicht verarbeiten. Sie wurde "
               "aufbewahrt; bitte sag deiner Spielleitung Bescheid und schicke deine Befehle später noch einmal."},
+    "gm.pause": {
+        "en": "Only a running match can be paused; this one is {status}.",
+        "de": "Nur eine laufende Partie lässt sich anhalten (Stand: {status_de})."},
+    "gm.resume": {
+        "en": "Only a paused match can be resumed; this one is {status}.",
+        "de": "Nur eine angehaltene Partie lässt sich fortsetzen (Stand: {status_de})."},
+    "gm.extend_none": {
+        "en": "There is no running deadline to extend.",
+        "de": "Es läuft kein Abgabeschluss, der sich verschieben ließe."},
+    "gm.extend_how": {
+        "en": "'extend' needs 'by: 24h' or 'until: \"YYYY-MM-DD HH:MM\"'.",
+        "de": "'extend' braucht 'by: 24h' oder 'until: \"JJJJ-MM-TT HH:MM\"'."},
+    "gm.extend_earlier": {
+        "en": "The new deadline must be later than the current one.",
+        "de": "Der neue Abgabeschluss muss später liegen als der jetzige."},
+    "gm.bad_duration": {
+        "en": "'{value}' is not a duration such as 24h, 7d or 1d12h.",
+        "de": "'{value}' ist keine Dauer wie 24h, 7d oder 1d12h."},
+    "gm.bad_time": {
+        "en": "'{value}' is not a date and time such as \"2026-03-07 20:00\" (in the match's time zone).",
+        "de": "'{value}' ist kein Zeitpunkt wie \"2026-03-07 20:00\" (in der Zeitzone der Partie)."},
+    "gm.needs": {
+        "en": "The command '{command}' needs '{arg}:' as well.",
+        "de": "Das Kommando '{command}' braucht auch '{arg}:'."},
+    "gm.no_seat": {
+        "en": "This match has no player '{seat}'; 'seat:' takes a player id.",
+        "de": "Diese Partie hat keinen Spieler '{seat}'; 'seat:' nimmt eine Spieler-ID."},
+    "gm.no_open_turn": {
+        "en": "There is no open turn to {what}.",
+        "de": "Es gibt keinen offenen Zug zum {what_de}."},
+    "gm.no_resolved_turn": {
+        "en": "No turn has been resolved yet, so there is none to roll back.",
+        "de": "Noch ist kein Zug ausgewertet, also lässt sich keiner zurücknehmen."},
     "resend.nothing": {
         "en": "No turn has been resolved yet, so there is no report to resend.",
         "de": "Noch ist kein Zug ausgewertet, also gibt es keinen Bericht zum erneuten Senden."},
@@ -53,6 +86,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "There is no report for turn {turn} yet.",
         "de": "Für Zug {turn} gibt es noch keinen Bericht."},
 }
+
+STATUS_DE = {"running": "läuft", "paused": "angehalten", "waiting": "wartet auf den Start", "ended": "beendet"}
+
+
+class Refusal(ValueError):
+    """A GM command that cannot be carried out, phrased in the match's language for a
+    mail (at the line of ``arg``, if given); ``str()`` is the English text the CLI prints."""
+
+    def __init__(self, code: str, arg: str | None = None, **params) -> None:
+        if "status" in params:
+            params["status_de"] = STATUS_DE.get(params["status"], params["status"])
+        self.code, self.arg, self.params = code, arg, params
+        super().__init__(TEXTS[code]["en"].format(**params))
+
 
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
           "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}
