@@ -19,6 +19,7 @@ from referee.authority.base import Base
 from referee.authority.wording import Own, describe
 
 GM_IDS = ("@gm", "gm")
+PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
 log = logging.getLogger("referee.intake")
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -104,6 +105,8 @@ class Intake(Base):
             return self.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
                                                        *_at(doc, "player"))])
         lang = self.lang_of(match, player)
+        if (env.key or "").strip().upper() in PLACEHOLDER_KEYS:  # nobody else's attempt: no warning to the owner
+            return self.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()}, *_at(doc, "key"))])
         if not keys.verify(env.key, player["key_hash"]):
             self._tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
             return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])

@@ -14,6 +14,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "key.wrong": {
         "en": "The key does not fit player '{player}'. Copy it exactly from your welcome mail.",
         "de": "Der Schlüssel passt nicht zu '{player}'. Übernimm ihn genau aus deiner Willkommensmail."},
+    "key.placeholder": {
+        "en": "'{key}' only holds the place of your key: put your own key there, as your welcome mail gives it.",
+        "de": "'{key}' hält nur den Platz für deinen Schlüssel frei: setze deinen eigenen ein, wie ihn deine Willkommensmail nennt."},
     "turn.wrong": {
         "en": "These orders are for turn {sent}, but the current turn is {current}. Set 'turn: {current}'.",
         "de": "Diese Befehle sind für Zug {sent}, aktuell ist aber Zug {current}. Setze 'turn: {current}'."},

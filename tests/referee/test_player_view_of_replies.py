@@ -115,3 +115,22 @@ def test_resend_before_any_report_says_no_turn_is_resolved_yet(ref, outbox):
     ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "command: resend\n")))
     text = text_of(outbox.flush()[0])
     assert "No turn has been resolved yet" in text and "turn 0" not in text
+
+
+def test_the_reports_key_placeholder_is_named_as_such(ref, outbox):
+    ref.create_match(SPEC)
+    keys_of(outbox)
+    handled = ref.handle(inbound("ann@example.org", doc("ann", "YOUR-KEY", "turn: 1\norders:\n  bid: 2\n")))
+    assert handled.outcome == "refused" and handled.reason == "key.placeholder"
+    [reply] = outbox.flush()
+    assert "Line 3, column 6: 'YOUR-KEY' only holds the place of your key" in text_of(reply)
+    ref.handle(inbound("bob@example.org", doc("bob", "dein-schluessel", "turn: 1\norders:\n  bid: 2\n")))
+    [reply] = outbox.flush()
+    assert "'dein-schluessel' hält nur den Platz für deinen Schlüssel frei" in text_of(reply)
+
+
+def test_a_placeholder_key_from_a_stranger_sends_the_owner_nothing(ref, outbox):
+    ref.create_match(SPEC)
+    keys_of(outbox)
+    ref.handle(inbound("stranger@example.net", doc("ann", "YOUR-KEY", "turn: 1\norders:\n  bid: 2\n")))
+    assert [m["To"] for m in outbox.flush()] == ["stranger@example.net"]
