@@ -16,7 +16,7 @@ import yaml
 
 from referee.authority import crash, keys
 from referee.authority.base import Base
-from referee.authority.wording import Own, describe
+from referee.authority.wording import NOTHING_TO_FIX, Own, describe
 
 GM_IDS = ("@gm", "gm")
 PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
@@ -54,7 +54,7 @@ class Intake(Base):
                 self.archive.save_mail(None, None, mail.content_hash, mail.raw)
                 if not mail.automatic and mail.sender:
                     lang = self.settings.default_lang
-                    subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject,
+                    subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
                                                        problems=[describe(Own("internal.error"), lang)])
                     self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
                                reply_to=mail)
@@ -177,7 +177,9 @@ class Intake(Base):
 
     def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None) -> Handled:
         ctx_match = self.match_ctx(match, self.rules(match)) if match else None
+        fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
         subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang) for p in problems],
+                                           fixable=fixable,
                                            subject=mail.subject)
         if mail.sender:
             self.reply(mail, match, player, subject, text)

@@ -104,6 +104,13 @@ class Refusal(ValueError):
         super().__init__(TEXTS[code]["en"].format(**params))
 
 
+# Refusals where the document is fine and only waiting (or the GM) helps: the reply
+# must not tell the player to correct and resend it.
+NOTHING_TO_FIX = frozenset({
+    "turn.not_awaited", "turn.late", "match.ended", "resend.none", "resend.nothing", "internal.error",
+    "mail.rate_limited", "gm.pause", "gm.resume", "gm.extend_none", "gm.no_open_turn",
+    "gm.no_resolved_turn"})
+
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
           "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}
 

@@ -134,3 +134,17 @@ def test_a_placeholder_key_from_a_stranger_sends_the_owner_nothing(ref, outbox):
     keys_of(outbox)
     ref.handle(inbound("stranger@example.net", doc("ann", "YOUR-KEY", "turn: 1\norders:\n  bid: 2\n")))
     assert [m["To"] for m in outbox.flush()] == ["stranger@example.net"]
+
+
+def test_a_refusal_asks_for_a_corrected_document_only_when_there_is_something_to_correct(ref, outbox, clock):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "turn: 2\norders:\n  bid: 2\n")))
+    assert "Correct the document and send it again." in text_of(outbox.flush()[0])
+    ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "command: resend\n")))
+    text = text_of(outbox.flush()[0])
+    assert "No turn has been resolved yet" in text and "Correct the document" not in text
+    clock.advance(days=3)   # past the deadline and its grace, not yet ticked
+    ref.handle(inbound("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 2\n")))
+    text = text_of(outbox.flush()[0])
+    assert "nimmt seit" in text and "Korrigiere" not in text
