@@ -7,6 +7,7 @@ problem points at its line and column in the mail as sent.
 """
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -39,11 +40,27 @@ def _place(doc: Document, inner: tuple, code: str, severity: str, params: dict,
     return Located(code, severity, line, column, where, params, text, doc.snippet(line))
 
 
-def schema_problems(error: ValidationError, doc: Document) -> list[Located]:
+def _allowed_names(schema, loc: tuple, text: dict[str, str]) -> dict[str, str]:
+    """A key the orders may not hold, at the top of 'orders:': say which keys they
+    may hold, and the near one if it looks like a slip ('auswal' for 'auswahl')."""
+    fields = getattr(schema, "model_fields", None)
+    if not fields or len(loc) != 1 or not isinstance(loc[0], str):
+        return text
+    names = [f.alias or name for name, f in fields.items()]
+    close = difflib.get_close_matches(loc[0], names, n=1, cutoff=0.6)
+    en = f" Did you mean '{close[0]}'?" if close else ""
+    de = f" Meintest du '{close[0]}'?" if close else ""
+    return {"en": f"{text['en']}{en} Allowed: {', '.join(names)}.",
+            "de": f"{text['de']}{de} Erlaubt: {', '.join(names)}."}
+
+
+def schema_problems(error: ValidationError, doc: Document, schema=None) -> list[Located]:
     out = []
     for item in error.errors(include_url=False):
         loc = tuple(p for p in item.get("loc", ()) if isinstance(p, (str, int)))
         text = phrase_error(item)
+        if item.get("type") == "extra_forbidden":
+            text = _allowed_names(schema, loc, text)
         params = {"type": item.get("type", ""), "loc": list(loc)}
         kind = str(item.get("type", "invalid"))
         out.append(_place(doc, loc, "orders." + kind, "error", params, text, missing=kind == "missing"))
@@ -68,7 +85,7 @@ def check_orders(rules: contract.GameRules, state: Any, stage: str, player: str,
     try:
         model = schema.model_validate(orders if orders is not None else {})
     except ValidationError as error:
-        return None, by_place(schema_problems(error, doc))
+        return None, by_place(schema_problems(error, doc, schema))
     located = by_place(game_problems(rules, list(rules.validate(state, player, model)), doc))
     if any(p.is_error for p in located):
         return None, located
