@@ -133,7 +133,7 @@ class Intake(Base):
         state = self.turn_state(rules, match["id"], turn)
         model, problems = self.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
         if model is None or any(p.severity == "error" for p in problems):
-            return self.refuse(mail, match, lang, problems, player=player)
+            return self.refuse(mail, match, lang, problems, player=player, source=doc.source)
         orders = model.model_dump(mode="json")
         self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
                                   mail.content_hash, self.now())
@@ -142,7 +142,7 @@ class Intake(Base):
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=orders_text(orders, model.model_fields_set),
-            warnings=[describe(p, lang) for p in problems], deadline=self.deadline_info(match, turn, lang),
+            warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.deadline_info(match, turn, lang),
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
@@ -167,7 +167,7 @@ class Intake(Base):
         match = self.store.match(named) if isinstance(named, str) and named else None
         if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
             lang = self.lang_of(match)
-        handled = self.refuse(mail, match, lang, problems)
+        handled = self.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
         handled.match = None
         return handled
 
@@ -175,10 +175,11 @@ class Intake(Base):
         known = self.store.language_of_address(mail.sender) if mail.sender else None
         return known or self.settings.default_lang
 
-    def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None) -> Handled:
+    def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None,
+               source: str | None = None) -> Handled:
         ctx_match = self.match_ctx(match, self.rules(match)) if match else None
         fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
-        subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang) for p in problems],
+        subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang, source) for p in problems],
                                            fixable=fixable,
                                            subject=mail.subject)
         if mail.sender:

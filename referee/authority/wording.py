@@ -113,6 +113,7 @@ NOTHING_TO_FIX = frozenset({
 
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
           "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}
+_IN_FILE = {"en": "In the attached file {source}, ", "de": "In der angehängten Datei {source}, "}
 
 
 @dataclass(frozen=True)
@@ -137,9 +138,17 @@ def _place(lang: str, line: int | None, column: int | None) -> str:
     return with_col.format(line=line, column=column) if column is not None else only_line.format(line=line)
 
 
-def describe(problem, lang: str) -> str:
+def describe(problem, lang: str, source: str | None = None) -> str:
+    """``source``: the attachment the document came from ("body" or None: the mail
+    text); a line number in an attachment is no use unless the reply says so."""
     if hasattr(problem, "describe"):
-        return problem.describe(lang)
-    text = getattr(problem, "text", {}) or {}
-    body = text.get(lang) or text.get("en") or problem.code
-    return _place(lang, problem.line, problem.column) + body
+        said = problem.describe(lang)
+    else:
+        text = getattr(problem, "text", {}) or {}
+        body = text.get(lang) or text.get("en") or problem.code
+        said = _place(lang, problem.line, problem.column) + body
+    if source and source != "body" and problem.line is not None:
+        if said.startswith("Line "):
+            said = "l" + said[1:]
+        said = _IN_FILE.get(lang, _IN_FILE["en"]).format(source=source) + said
+    return said

@@ -148,3 +148,25 @@ def test_a_refusal_asks_for_a_corrected_document_only_when_there_is_something_to
     ref.handle(inbound("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 2\n")))
     text = text_of(outbox.flush()[0])
     assert "nimmt seit" in text and "Korrigiere" not in text
+
+
+def attached(sender: str, yaml_text: str):
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+    from referee.mail.inbound import parse_inbound
+    from conftest import REFEREE
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, REFEREE, "orders", make_msgid(domain="players.example")
+    msg.set_content("My orders are attached.\n")
+    msg.add_attachment(yaml_text.encode(), maintype="application", subtype="x-yaml", filename="meine.yaml")
+    return parse_inbound(msg.as_bytes(), own_addresses=[REFEREE])
+
+
+def test_problems_in_an_attachment_name_the_file(ref, outbox):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    ref.handle(attached("ann@example.org", doc("ann", keys["ann"], "turn: 1\norders:\n  bid: 9\n")))
+    text = text_of(outbox.flush()[0])
+    assert "In the attached file meine.yaml, line 6, column 8: 'bid' must be at most 5." in text, text
+    ref.handle(attached("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 9\n")))
+    assert "In der angehängten Datei meine.yaml, Zeile 6, Spalte 8:" in text_of(outbox.flush()[0])
