@@ -132,6 +132,8 @@ class Intake(Base):
         rules = self.rules(match)
         state = self.turn_state(rules, match["id"], turn)
         model, problems = self.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
+        # the intake's own warnings (tabs read as spaces, attachments left aside) are news to the player too
+        problems = list(problems) + list(getattr(doc, "notes", ()))
         if model is None or any(p.severity == "error" for p in problems):
             return self.refuse(mail, match, lang, problems, player=player, source=doc.source)
         orders = model.model_dump(mode="json")
