@@ -73,6 +73,14 @@ class Document:
         mark = key_mark if (collection and key_mark is not None) else value_mark
         return self.to_source(*mark)
 
+    def key_position(self, path: Iterable[Any]) -> tuple[int | None, int | None]:
+        """Like ``position``, but the key itself where there is one: where a key
+        that does not belong was written, not its value."""
+        marks = self.marks.get(self.resolve(path))
+        if marks is not None and marks[0] is not None:
+            return self.to_source(*marks[0])
+        return self.position(path)
+
     def snippet(self, line: int | None) -> str:
         """The line as sent (1-based), with the value of a ``key:`` line masked."""
         if line is None or not 1 <= line <= len(self.source_lines):
@@ -81,10 +89,10 @@ class Document:
         m = _KEY_LINE.match(text)
         return m.group(1) + "********" if m else text
 
-    def problem(self, code: str, path: Iterable[Any] = (), **params: Any) -> Located:
-        """A referee problem placed at ``path``."""
+    def problem(self, code: str, path: Iterable[Any] = (), *, at_key: bool = False, **params: Any) -> Located:
+        """A referee problem placed at ``path`` (at its key with ``at_key``)."""
         path = tuple(path)
-        line, column = self.position(path)
+        line, column = self.key_position(path) if at_key else self.position(path)
         where = ".".join(str(p) for p in path)   # what it is about, even if missing
         return referee_problem(code, line=line, column=column, where=where,
                                snippet=self.snippet(line), **params)

@@ -69,7 +69,7 @@ def _wrong_type(doc: Document, name: str, real: str, kind: str) -> Located:
 def _unknown(doc: Document, real: str, allowed: tuple[str, ...]) -> Located:
     close = difflib.get_close_matches(real.lower(), allowed, n=1, cutoff=0.6)
     return doc.problem(
-        "envelope.unknown_key", (real,), field=real, allowed=", ".join(allowed),
+        "envelope.unknown_key", (real,), at_key=True, field=real, allowed=", ".join(allowed),
         suggestion_en=f" (did you mean '{close[0]}'?)" if close else "",
         suggestion_de=f" (meintest du '{close[0]}'?)" if close else "")
 

@@ -30,9 +30,9 @@ def _path(where: str) -> tuple:
 
 
 def _place(doc: Document, inner: tuple, code: str, severity: str, params: dict,
-           text: dict[str, str], missing: bool = False) -> Located:
+           text: dict[str, str], missing: bool = False, at_key: bool = False) -> Located:
     path = (ORDERS,) + inner
-    line, column = doc.position(path)
+    line, column = doc.key_position(path) if at_key else doc.position(path)
     found = doc.resolve(path)
     if missing and inner and found[-1:] != inner[-1:]:
         found = found + inner[-1:]   # name the missing key, placed at its parent
@@ -63,7 +63,8 @@ def schema_problems(error: ValidationError, doc: Document, schema=None) -> list[
             text = _allowed_names(schema, loc, text)
         params = {"type": item.get("type", ""), "loc": list(loc)}
         kind = str(item.get("type", "invalid"))
-        out.append(_place(doc, loc, "orders." + kind, "error", params, text, missing=kind == "missing"))
+        out.append(_place(doc, loc, "orders." + kind, "error", params, text, missing=kind == "missing",
+                          at_key=kind == "extra_forbidden"))
     return out
 
 

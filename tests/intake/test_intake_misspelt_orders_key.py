@@ -25,3 +25,9 @@ def test_misspelt_command_key_gives_one_problem_too():
 def test_without_any_near_key_neither_is_still_said():
     result = envelope("match: m\nplayer: p\nkey: K\nwhatever: 1\n")
     assert sorted(p.code for p in result) == ["envelope.neither", "envelope.unknown_key"]
+
+
+def test_an_unknown_key_is_placed_at_the_key_not_its_value():
+    # 'auswahl' left unindented below 'orders:' is a top-level key: point at it
+    result = envelope("match: m\nplayer: p\nkey: K\norders:\nauswahl: 3\n")
+    assert [(p.code, p.line, p.column) for p in result] == [("envelope.unknown_key", 5, 1)]

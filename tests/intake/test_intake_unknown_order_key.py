@@ -33,7 +33,7 @@ def problems_of(text: str):
 
 def test_unknown_order_key_names_the_allowed_ones_and_the_near_one():
     [p] = problems_of("match: m\nplayer: p\norders:\n  auswal: 2\n")
-    assert p.line == 4
+    assert (p.line, p.column) == (4, 3)   # the key written, not its value
     assert p.text["en"] == "'auswal' is not allowed here. Did you mean 'auswahl'? Allowed: auswahl, ereigniskarten."
     assert p.text["de"] == "'auswal' ist hier nicht erlaubt. Meintest du 'auswahl'? Erlaubt: auswahl, ereigniskarten."
 
