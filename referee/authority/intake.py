@@ -9,6 +9,7 @@ scratch, and a mail handled once is never answered twice.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -164,9 +165,11 @@ class Intake(Base):
     def _refuse_envelope(self, mail, doc, lang: str, problems: list) -> Handled:
         """A document whose envelope is faulty may still name a known match: answer
         in that match's name (subject tag, wording) so the player sees which game
-        the refusal is about.  The mail stays unattributed: nothing was proven."""
-        named = doc.data.get("match") if doc is not None and isinstance(doc.data, dict) else None
-        match = self.store.match(named) if isinstance(named, str) and named else None
+        the refusal is about.  The mail stays unattributed: nothing was proven.
+        Without a readable document (a YAML error, two documents) the 'match:'
+        lines of the mail itself are asked, if they agree on one name."""
+        named = _named_match(mail, doc)
+        match = self.store.match(named) if named else None
         if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
             lang = self.lang_of(match)
         handled = self.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
@@ -219,6 +222,21 @@ def orders_text(orders: dict, given=None) -> str:
     shown = {k: v for k, v in orders.items()
              if v is not None and not (v in ({}, []) and (given is None or k not in given))}
     return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
+
+
+_MATCH_LINE = re.compile(r"^[ \t]*match[ \t]*:[ \t]*['\"]?([A-Za-z0-9_-]+)['\"]?[ \t]*$", re.M | re.I)
+
+
+def _named_match(mail, doc) -> str | None:
+    """The match a mail names, as far as it can be read (lower case), else None."""
+    if doc is not None and isinstance(doc.data, dict):
+        for key, value in doc.data.items():
+            if str(key).strip().lower() == "match" and isinstance(value, str) and value.strip():
+                return value.strip().lower()
+        return None
+    texts = [mail.text or ""] + [text for _, text in mail.attachments]
+    names = {m.group(1).lower() for text in texts for m in _MATCH_LINE.finditer(text)}   # '>' quotes never match
+    return names.pop() if len(names) == 1 else None
 
 
 def _at(doc, key: str) -> tuple:

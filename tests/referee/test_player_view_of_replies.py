@@ -170,3 +170,22 @@ def test_problems_in_an_attachment_name_the_file(ref, outbox):
     assert "In the attached file meine.yaml, line 6, column 8: 'bid' must be at most 5." in text, text
     ref.handle(attached("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 9\n")))
     assert "In der angehängten Datei meine.yaml, Zeile 6, Spalte 8:" in text_of(outbox.flush()[0])
+
+
+@pytest.mark.parametrize("body", [
+    "match: toy1\nplayer: ann\nkey: K\nturn: 1\norders:\n  bid: [2\n",                  # a YAML error
+    "match: toy1\nplayer: ann\norders: {bid: 1}\n---\nmatch: toy1\nplayer: ann\norders: {bid: 2}\n",  # two documents
+])
+def test_an_unreadable_document_is_still_answered_in_its_matchs_name(ref, outbox, body):
+    ref.create_match(SPEC)
+    keys_of(outbox)
+    assert ref.handle(inbound("new@example.net", body)).match is None
+    [reply] = outbox.flush()
+    assert reply["Subject"] == "Re: [toy1] Not accepted"
+
+
+def test_a_mail_naming_two_matches_is_answered_without_one(ref, outbox):
+    ref.create_match(SPEC)
+    keys_of(outbox)
+    ref.handle(inbound("new@example.net", "match: toy1\norders: {bid: 1}\n---\nmatch: toy2\norders: {bid: 2}\n"))
+    assert outbox.flush()[0]["Subject"] == "Re: Not accepted"
