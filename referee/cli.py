@@ -103,7 +103,7 @@ def cmd_status(args) -> int:
             dl = ref.deadline_info(m, turn)
             line += f" turn {turn['number']} ({turn['status']})"
             if dl and turn["status"] == "open":
-                line += f", deadline {dl['local']}"
+                line += f", deadline {dl['local']} ({dl['utc']})"
             if turn["status"] == "open":
                 line += f", awaiting: {waiting}"
         print(line)

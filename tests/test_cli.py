@@ -89,6 +89,7 @@ def test_new_poll_tick_status_by_cron(campaign, capsys):
     assert "closed: nothing" in capsys.readouterr().out  # adams and king are still awaited
     assert main(["status"]) == 0
     status = capsys.readouterr().out
+    assert "UTC" in status  # the deadline in the match zone and in UTC
     assert "cli-test" in status and "adams" in status and "king" in status and "jay" not in status.split("awaiting:")[1]
 
 

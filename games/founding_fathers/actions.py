@@ -125,12 +125,11 @@ def finish_turn(d: dict, ed: Edition, log: list):
 
 def keep_problems(d: dict, p: str, keep: list[str]) -> list:
     dealt = d["dealt"].get(p, [])
+    # every problem at once, so one corrected mail can fix them all
+    problems = [("keep.unknown", {"card": c}, f"keep.{i}") for i, c in enumerate(keep) if c not in dealt]
     if len(keep) != 2 or len(set(keep)) != 2:
-        return [("keep.count", {}, "keep")]
-    for i, c in enumerate(keep):
-        if c not in dealt:
-            return [("keep.unknown", {"card": c}, f"keep.{i}")]
-    return []
+        problems.insert(0, ("keep.count", {}, "keep"))
+    return problems
 
 
 def event_enactable(d: dict, ed: Edition, p: str, cid: str) -> str | None:

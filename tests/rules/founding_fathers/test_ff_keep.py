@@ -1,0 +1,19 @@
+"""Setup D over mail: every player keeps 2 of 4 dealt cards; a wrong choice is
+answered with every problem at once."""
+from __future__ import annotations
+
+from games.founding_fathers import RULES
+from referee.contract import Rng
+
+
+def test_keep_names_every_card_not_dealt_and_the_count_at_once():
+    state = RULES.setup(["ada", "bert", "cleo"], {}, Rng(11))
+    assert RULES.awaiting(state)["ada"] == "keep"
+    dealt = RULES.view(state, "ada")["private"]
+    model = RULES.order_schema(state, "keep")
+    mine = RULES.random_orders(state, "ada", Rng(1))["keep"]
+    problems = RULES.validate(state, "ada", model.model_validate({"keep": [mine[0], "nobody", "few_x"]}))
+    codes = [(p.code, p.where) for p in problems]
+    assert ("keep.count", "keep") in codes
+    assert ("keep.unknown", "keep.1") in codes and ("keep.unknown", "keep.2") in codes
+    assert not RULES.validate(state, "ada", model.model_validate({"keep": mine})), dealt
