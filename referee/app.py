@@ -10,14 +10,14 @@ from referee.config import Config
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink, SmtpSink
 from referee.mail.source import MaildirSource
-from referee.store.sqlite import SqliteStore
+from referee.store import open_store
 
 
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
     cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
                         gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()})
-    return Referee(SqliteStore(cfg.store), cfg.archive, clock=clock, settings=settings)
+    return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
 
 
 def open_source(cfg: Config):

@@ -91,21 +91,17 @@ def cmd_run(args) -> int:
 def cmd_status(args) -> int:
     from referee.app import open_referee
 
-    ref = open_referee(_cfg(args))
-    matches = ref.store.matches()
-    if not matches:
+    rows = open_referee(_cfg(args)).overview()
+    if not rows:
         print("no matches")
-    for m in matches:
-        turn = ref.store.current_turn(m["id"])
-        line = f"{m['id']:20} {m['game']:22} {m['status']:8}"
-        if turn:
-            waiting = ", ".join(ref.still_awaited(m["id"], turn)) or "nobody"
-            dl = ref.deadline_info(m, turn)
-            line += f" turn {turn['number']} ({turn['status']})"
-            if dl and turn["status"] == "open":
-                line += f", deadline {dl['local']} ({dl['utc']})"
-            if turn["status"] == "open":
-                line += f", awaiting: {waiting}"
+    for row in rows:
+        line = f"{row['id']:20} {row['game']:22} {row['status']:8}"
+        if row["turn"] is not None:
+            line += f" turn {row['turn']}"
+            if row["deadline"]:
+                line += f", deadline {row['deadline']} ({row['deadline_utc']:%Y-%m-%d %H:%M} UTC)"
+            if row["status"] != "ended":
+                line += f", awaiting: {', '.join(row['awaiting']) or 'nobody'}"
         print(line)
     return 0
 

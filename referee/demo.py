@@ -128,7 +128,6 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
             service.tick()
         if turn["number"] % 10 == 0:
             say(f"  turn {turn['number']} resolved")
-        keys.update(_keys(cfg.mail_out.maildir))
     last = ref.store.current_turn(match_id)
     return f"{last['number']} turns, status {ref.store.match(match_id)['status']}"
 

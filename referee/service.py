@@ -11,7 +11,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from referee.mail.errors import MailError
 from referee.mail.inbound import parse_inbound
@@ -85,16 +84,6 @@ class Service:
         report.closed, report.sent = ticked.closed, report.sent + ticked.sent
         return report
 
-    def seconds_to_next_deadline(self) -> float | None:
-        now = self.referee.now()
-        soonest = None
-        for match in self.referee.store.matches("running"):
-            turn = self.referee.store.current_turn(match["id"])
-            if turn and turn["status"] == "open" and turn["deadline"]:
-                left = (datetime.fromisoformat(turn["deadline"]) - now).total_seconds()
-                soonest = left if soonest is None else min(soonest, left)
-        return soonest
-
     def run(self, stop: threading.Event) -> None:
         failures = 0
         while not stop.is_set():
@@ -114,9 +103,9 @@ class Service:
 
     def _idle(self, stop: threading.Event) -> None:
         left = self.poll_interval
-        nxt = self.seconds_to_next_deadline()
-        if nxt is not None:
-            left = max(0.5, min(left, nxt + 0.5))
+        due = self.referee.next_due()  # deadline + grace, or a reminder
+        if due is not None:
+            left = max(0.5, min(left, (due - self.referee.now()).total_seconds() + 0.5))
         end = time.monotonic() + left
         while not stop.is_set():
             remaining = end - time.monotonic()
