@@ -48,8 +48,7 @@ class SimClock:
 
 def run_demo(base: Path, seed: str = "demo", games: list[str] | None = None, quiet: bool = False) -> int:
     say = (lambda *a: None) if quiet else print
-    with demo_keys(seed):
-        return _run(base, seed, games, say)
+    return _run(base, seed, games, say)
 
 
 @contextlib.contextmanager
@@ -72,27 +71,31 @@ def demo_keys(seed: str):
 
 
 def _run(base: Path, seed: str, games: list[str] | None, say) -> int:
-    work = base / "demo"
-    shutil.rmtree(work, ignore_errors=True)
-    cfg = Config(store=work / "referee.sqlite", archive=base / "turns",
-                 mail_in=MailIn(maildir=work / "mail" / "in"), mail_out=MailOut(maildir=work / "mail" / "out"))
-    clock = SimClock(START)
-    ref = open_referee(cfg, clock=clock)
-    service = Service(ref, open_source(cfg), open_sink(cfg),
-                      address=cfg.address)
+    shutil.rmtree(base / "demo", ignore_errors=True)
     for name in games or registry.names():
+        # Each game in a store, mailboxes, clock and key sequence of its own: one
+        # game's sample match never changes because another game was added.
+        work = base / "demo" / name
+        cfg = Config(store=work / "referee.sqlite", archive=base / "turns",
+                     mail_in=MailIn(maildir=work / "mail" / "in"), mail_out=MailOut(maildir=work / "mail" / "out"))
+        clock = SimClock(START)
+        ref = open_referee(cfg, clock=clock)
+        service = Service(ref, open_source(cfg), open_sink(cfg), address=cfg.address)
         match_id = f"demo-{name}"
         shutil.rmtree(cfg.archive / match_id, ignore_errors=True)
-        outcome = _play(name, match_id, seed, ref, service, clock, cfg, say)
+        with demo_keys(f"{seed}:{name}"):
+            outcome = _play(name, match_id, seed, ref, service, clock, cfg, say)
         say(f"{match_id}: finished — {outcome}")
-    say(f"archive: {cfg.archive}/ (replay with: referee replay {cfg.archive}/demo-<game>); "
-        f"every mail the referee sent: {cfg.mail_out.maildir}")
+    say(f"archive: {base / 'turns'}/ (replay with: referee replay {base / 'turns'}/demo-<game>); "
+        f"every mail the referee sent: {base / 'demo'}/<game>/mail/out")
     return 0
 
 
 def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     rules = registry.get(name)
-    seats, lang = SEATS.get(name, (["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)], "en"))
+    # a game may name its own demo table: ``demo_seats = (["ada", ...], "en")``
+    seats, lang = SEATS.get(name) or getattr(rules, "demo_seats", None) or (
+        ["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)], "en")
     spec = {"id": match_id, "game": name, "lang": lang, "gm": "gm@demo.test", "timezone": "Europe/Berlin",
             "players": [{"id": s, "name": s.title(), "email": f"{s}@demo.test"} for s in seats],
             "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True}
