@@ -1,7 +1,7 @@
 """Jinja2 rendering of the referee's mails and of the games' reports.
 
 Templates live in the repository's ``templates/`` folder, which ships as the
-package ``referee.templates`` (see setup.py); run from a source checkout
+package ``referee.templates`` (see pyproject.toml); run from a source checkout
 (editable install) the folder is found beside the package instead.
 Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """

@@ -34,6 +34,6 @@ def test_german_report_keeps_the_german_game_words(snap):
 
 
 def test_english_messages_name_the_german_key_only_in_parentheses():
-    from games.perricumer_ratsspiel import RULES
+    from referee_games.perricumer_ratsspiel import RULES
     for code, texts in RULES.messages.items():
         assert _outside_key_hints(texts.get("en", "")) == [], code

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from markupsafe import escape
 
-from games.perricumer_ratsspiel import RULES
+from referee_games.perricumer_ratsspiel import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer, template_root
 from referee.scripted import random_player
