@@ -178,6 +178,14 @@ class FoundingFathers:
         from .view import build_view
         return build_view(state, viewer)
 
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
+
     def order_form(self, state: FFState, player: str, lang: str) -> str:
         from .form import order_form
         return order_form(state, player, lang)

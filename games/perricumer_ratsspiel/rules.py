@@ -147,6 +147,14 @@ class RatsspielRules:
     def view(self, state: dict, viewer: str | None) -> dict:
         return build_view(state, viewer)
 
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
+
     def order_form(self, state: dict, player: str, lang: str) -> str:
         owed = self.awaiting(state)
         if player not in owed:
