@@ -215,6 +215,10 @@ class Svg:
         self._parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
                            f'stroke="{stroke}"{self._attrs(attrs)}/>')
 
+    def polyline(self, points: Sequence[tuple[float, float]], stroke: str, **attrs: Any) -> None:
+        pts = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self._parts.append(f'<polyline points="{pts}" fill="none" stroke="{stroke}"{self._attrs(attrs)}/>')
+
     def text(self, x: float, y: float, text: Any, size: float = 13, fill: str = "#222",
              anchor: str = "start", bold: bool = False, **attrs: Any) -> None:
         weight = ' font-weight="bold"' if bold else ""
