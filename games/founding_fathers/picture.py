@@ -143,6 +143,10 @@ def _scores(svg: Svg, pub: dict, w: dict, colour: dict, top: float) -> None:
         svg.text(x0 + 116 + bar, y + 17, p["score"], 14, bold=True)
 
 
+# the standings' labels, phrased for the match site and the reports (merged into RULES.messages)
+STANDINGS_MESSAGES = {"standings.score": {"en": "Score", "de": "Punkte"}}
+
+
 def standings(view: dict) -> dict[str, dict[str, int]]:
     """The scores: the one number Founding Fathers is won on."""
     return {"score": {p["id"]: p["score"] for p in view["public"]["players"]}}

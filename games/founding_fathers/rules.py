@@ -11,6 +11,7 @@ from .actions import act, check, finish_turn, is_error, keep_problems
 from .edition import PLANNER_ORDER, edition_for
 from .engine import cut, fill_pool
 from .orders import MESSAGES, SCHEMAS, ActionOrders, FlipOrders, KeepOrders
+from .picture import STANDINGS_MESSAGES
 from .rounds import place_committee_article, resume
 from .state import FFState, clone, deep, load_state, new_data
 
@@ -36,7 +37,7 @@ class FoundingFathers:
     languages = ("en", "de")
     min_players = 3
     max_players = 5
-    messages = MESSAGES
+    messages = {**MESSAGES, **STANDINGS_MESSAGES}
 
     # --- before the match --------------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:

@@ -129,6 +129,14 @@ def _influence(svg: Svg, pub: dict, w: dict, colour: dict, top: float) -> None:
             svg.text(RIGHT + 246 + 160 * m["total"] / best, y + row * 0.6, m["player"], 11, fill=ink, bold=True)
 
 
+# the standings' labels, phrased for the match site and the reports (merged into RULES.messages)
+STANDINGS_MESSAGES = {
+    "standings.influence": {"de": "Einfluss", "en": "Influence"},
+    "standings.korruption": {"de": "Korruption", "en": "Corruption"},
+    "standings.city": {"de": "Stadt", "en": "City"},
+}
+
+
 def standings(view: dict) -> dict[str, dict[str, int]]:
     """Each player's councillor's public influence, and Korruption (the city's)."""
     pub = view["public"]

@@ -90,8 +90,10 @@ def build_site(match_dir: Path, out: Path) -> Path:
         _write(out / row["href"], env.get_template("turn.html.j2").render(
             **common, t=row, report=report, prev=rows[i - 1]["page"] if i else None,
             next=rows[i + 1]["page"] if i + 1 < len(rows) else None))
-    charts = [chart.chart(label, lines, {p: v["name"] for p, v in players.items()})
-              for label, lines in chart.series(points).items()]
+    found = chart.series(points)
+    names = {key: chart.label_of(rules, key, lang) for lines in found.values() for key in lines}
+    names.update({p: v["name"] for p, v in players.items()})
+    charts = [chart.chart(chart.label_of(rules, label, lang), lines, names) for label, lines in found.items()]
     if charts:
         _write(out / "standings.svg", _stack(charts))
     published = schemas.publish(rules, by_stage, out / "schemas")

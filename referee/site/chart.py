@@ -22,6 +22,12 @@ def series(points: list[tuple[int, dict]]) -> dict[str, dict[str, list[tuple[int
     return out
 
 
+def label_of(rules, key: str, lang: str) -> str:
+    """A standings label or series name as the game phrases it (``standings.<key>`` in its messages)."""
+    texts = rules.messages.get(f"standings.{key}") or {}
+    return texts.get(lang) or texts.get("en") or key
+
+
 def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str, str]) -> str:
     """One line chart: x the turn, y the number, one coloured line per player."""
     svg = Svg(WIDTH, HEIGHT, background="#ffffff")
@@ -43,8 +49,8 @@ def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str
         v = v0 + k * step
         svg.line(LEFT, y(v), LEFT + plot_w, y(v), "#e4e0d6")
         svg.text(LEFT - 6, y(v) + 4, f"{v:g}", 10, anchor="end", fill="#666")
-    for k in range(6):
-        t = round(t0 + (t1 - t0) * k / 5)
+    every = max(math.ceil((t1 - t0) / 10), 1)
+    for t in range(t0, t1 + 1, every):
         svg.text(x(t), HEIGHT - BOTTOM + 16, t, 10, anchor="middle", fill="#666")
     for i, (player, pts) in enumerate(lines.items()):
         colour = COLOURS[i % len(COLOURS)]
