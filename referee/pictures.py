@@ -10,6 +10,7 @@ language, so the install that cannot break weighs more.
 """
 from __future__ import annotations
 
+import functools
 import logging
 
 import resvg_py
@@ -47,3 +48,10 @@ def png_of(svg: str) -> bytes | None:
 def picture_png(rules, view: dict, lang: str) -> bytes | None:
     svg = svg_of(rules, view, lang)
     return None if svg is None else png_of(svg)
+
+
+@functools.lru_cache(maxsize=8)
+def cached_png(svg: str) -> bytes | None:
+    """``png_of`` remembered: every report of a close carries the same public
+    picture, so the outbox renders it once, not once per recipient."""
+    return png_of(svg)

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping
 
-from referee import registry
+from referee import pictures, registry
 from referee.archive import Archive
 from referee.authority.timing import Timing
 from referee.contract import GameRules
@@ -111,15 +111,24 @@ class Base:
 
     # -- outgoing mail ------------------------------------------------------
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
-              html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
+              html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
+              picture: str | None = None, calendar: str | None = None) -> bool:
         """Queue a rendered message once per dedupe key.  The outbox keeps the
         rendered parts; the MIME message is assembled when it is sent.  Its
         Message-ID follows from the dedupe key, so a message rebuilt after a
-        crash is the same message."""
+        crash is the same message.  ``picture`` is the board's SVG (kept as
+        text, turned into PNG when sent; the HTML names it ``cid:board-picture``),
+        ``calendar`` an iCalendar part."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
                  "in_reply_to": None, "references": []}
+        if picture is not None:
+            cid = f"board.{digest}@{self.settings.domain}"
+            parts.update(picture=picture, picture_cid=f"<{cid}>",
+                         html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None else None)
+        if calendar is not None:
+            parts["calendar"] = calendar
         if reply_to is not None:
             parts.update(auto="auto-replied", in_reply_to=reply_to.message_id, references=list(reply_to.references))
         data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
@@ -132,7 +141,7 @@ class Base:
         raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                             domain=self.settings.domain, message_id=p["message_id"],
                             date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                            references=p["references"])
+                            references=p["references"], **_extras(p))
         return (raw, *envelope_of(p["from"], [p["to"]]))
 
     def build_message(self, data: bytes):
@@ -141,4 +150,13 @@ class Base:
         return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                        domain=self.settings.domain, message_id=p["message_id"],
                        date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                       references=p["references"])
+                       references=p["references"], **_extras(p))
+
+
+PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued
+
+
+def _extras(p: dict) -> dict:
+    """The picture (PNG, rendered from the queued SVG) and calendar parts of a queued message."""
+    png = pictures.cached_png(p["picture"]) if p.get("picture") else None
+    return {"picture": png, "picture_cid": p.get("picture_cid") if png else None, "calendar": p.get("calendar")}
