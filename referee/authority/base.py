@@ -12,6 +12,7 @@ from typing import Callable, Mapping
 from referee import pictures, registry
 from referee.archive import Archive
 from referee.authority.timing import Timing
+from referee.calendar import deadline_ics
 from referee.contract import GameRules
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
@@ -84,6 +85,19 @@ class Base:
         t = datetime.fromisoformat(turn["deadline"])
         timing, lang = self.timing(match), lang or self.lang_of(match)
         return {"local": timing.local(t, lang), "utc": timing.utc(t, lang), "at": t}
+
+    def calendar_part(self, match: dict, turn: dict | None, lang: str, ended: bool = False) -> str | None:
+        """The next deadline as an .ics part (referee/calendar.py), cancelled once
+        the match has ended; None while no deadline runs (a paused match)."""
+        deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
+        if deadline is None and not ended:
+            return None
+        spec = match["spec"]
+        return deadline_ics(match_id=match["id"], title=spec.get("title") or self.rules(match).title,
+                            turn=turn["number"] if turn else None, deadline=deadline,
+                            zone=spec.get("timezone") or "UTC", organizer=self.settings.address,
+                            domain=self.settings.domain, issued=self.now(), lang=lang,
+                            reminder=min(self.timing(match).schedule.reminders, default=None), ended=ended)
 
     def turn_state(self, rules, match_id: str, turn: dict):
         """The game state a turn opened with, loaded once per turn (it never

@@ -102,7 +102,8 @@ class Matches(Base):
         subject, text = self.renderer.mail(
             kind, lang, match=self.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
-        self.queue(f"{kind}:{match['id']}:{player['id']}:{key[-4:]}", match["id"], player["email"], subject, text)
+        self.queue(f"{kind}:{match['id']}:{player['id']}:{key[-4:]}", match["id"], player["email"], subject, text,
+                   calendar=self.calendar_part(match, turn, lang))
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
         rules = self.rules(match)

@@ -25,6 +25,7 @@ from referee.archive import turn_dir_name
 from referee.contract import PUBLIC
 from referee.pictures import svg_of
 from referee.render import Renderer
+from referee import standings
 from referee.site import chart, schemas
 from referee.site.history import read_meta, setup_state, turns
 from referee.site.words import words
@@ -71,15 +72,13 @@ def build_site(match_dir: Path, out: Path) -> Path:
     renderer = Renderer()
     rows, reports, points, outcome, by_stage = [], [], [], None, {}
     schemas.note_stages(rules, setup_state(rules, meta), by_stage)
-    standing = getattr(rules, "standings", None)
     for t in turns(match_dir, meta):
         view = rules.view(t.state, PUBLIC)
         name = turn_dir_name(t.number)
         svg = svg_of(rules, view, lang)
         if svg is not None:
             _write(out / "pictures" / f"{name}.svg", svg)
-        if standing is not None:
-            points.append((t.number, standing(view)))
+        points.append((t.number, standings.read(rules, t.state)))
         rows.append({"number": t.number, "closed": _local(t.closed, zone), "missing": t.missing,
                      "href": f"turns/{name}.html", "page": f"{name}.html",
                      "picture": f"../pictures/{name}.svg" if svg else None})
@@ -91,9 +90,9 @@ def build_site(match_dir: Path, out: Path) -> Path:
             **common, t=row, report=report, prev=rows[i - 1]["page"] if i else None,
             next=rows[i + 1]["page"] if i + 1 < len(rows) else None))
     found = chart.series(points)
-    names = {key: chart.label_of(rules, key, lang) for lines in found.values() for key in lines}
+    names = {key: standings.word(rules, key, lang) for lines in found.values() for key in lines}
     names.update({p: v["name"] for p, v in players.items()})
-    charts = [chart.chart(chart.label_of(rules, label, lang), lines, names) for label, lines in found.items()]
+    charts = [chart.chart(standings.word(rules, label, lang), lines, names) for label, lines in found.items()]
     if charts:
         _write(out / "standings.svg", _stack(charts))
     published = schemas.publish(rules, by_stage, out / "schemas")

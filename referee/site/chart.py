@@ -22,12 +22,6 @@ def series(points: list[tuple[int, dict]]) -> dict[str, dict[str, list[tuple[int
     return out
 
 
-def label_of(rules, key: str, lang: str) -> str:
-    """A standings label or series name as the game phrases it (``standings.<key>`` in its messages)."""
-    texts = rules.messages.get(f"standings.{key}") or {}
-    return texts.get(lang) or texts.get("en") or key
-
-
 def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str, str]) -> str:
     """One line chart: x the turn, y the number, one coloured line per player."""
     svg = Svg(WIDTH, HEIGHT, background="#ffffff")
