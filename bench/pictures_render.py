@@ -10,6 +10,10 @@ for a few turns of each, measures in the same run:
 * resvg (``resvg-py``, the referee's renderer) and, if installed, CairoSVG
   (``pip install cairosvg``: needs the system's libcairo) turning it into PNG.
 
+Then whole closes through the referee (SQLite store, Maildir sink, 4 players,
+default orders): close + sending every report, with the pictures, calendars and
+standings, against the same closes with those three switched off.
+
     python bench/pictures_render.py [ROUNDS]
 """
 from __future__ import annotations
@@ -103,5 +107,56 @@ def main() -> None:
         print(f"CairoSVG time / resvg time: median {statistics.median(ratios):.2f}")
 
 
+def closes(turns: int, seeing: bool) -> tuple[float, float]:
+    """(close seconds, send seconds) of ``turns`` Founding Fathers closes."""
+    from datetime import datetime, timedelta, timezone
+    from tempfile import TemporaryDirectory
+
+    from referee.authority import Referee, Settings, base, closing
+    from referee.mail.sink import MaildirSink
+    from referee.store.sqlite import SqliteStore
+
+    saved = (closing.svg_of, base.Base.calendar_part, closing.standings.read)
+    if not seeing:
+        closing.svg_of = lambda *a: None
+        base.Base.calendar_part = lambda *a, **k: None
+        closing.standings.read = lambda *a: {}
+    now = [datetime(2026, 3, 1, 12, tzinfo=timezone.utc)]
+    try:
+        with TemporaryDirectory() as tmp:
+            ref = Referee(SqliteStore(Path(tmp) / "r.sqlite"), Path(tmp) / "turns", clock=lambda: now[0],
+                          settings=Settings(address="referee@example.org"))
+            sink = MaildirSink(Path(tmp) / "out")
+            ref.create_match({"id": "bench", "game": "founding_fathers", "lang": "en", "gm": "gm@example.org",
+                              "timezone": "Europe/Berlin", "schedule": {"period": "48h", "reminders": ["12h"]},
+                              "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org"}
+                                          for p in ("ada", "bert", "cleo", "dora")]}, seed="bench")
+            ref.send_pending(sink)
+            close_t = send_t = 0.0
+            for _ in range(turns):
+                now[0] += timedelta(hours=1)
+                t = time.perf_counter()
+                if ref.close_turn("bench") is None:
+                    break
+                close_t += time.perf_counter() - t
+                t = time.perf_counter()
+                ref.send_pending(sink)
+                send_t += time.perf_counter() - t
+            return close_t, send_t
+    finally:
+        closing.svg_of, base.Base.calendar_part, closing.standings.read = saved
+
+
+def main_closes(turns: int = 20) -> None:
+    bare_close, bare_send = closes(turns, seeing=False)
+    full_close, full_send = closes(turns, seeing=True)
+    bare, full = bare_close + bare_send, full_close + full_send
+    print(f"\n{turns} closes with 4 players + GM: close ms/turn {1000 * bare_close / turns:.1f} -> "
+          f"{1000 * full_close / turns:.1f}, send ms/turn {1000 * bare_send / turns:.1f} -> {1000 * full_send / turns:.1f}")
+    print(f"pictures, calendars and standings: {full / bare:.2f}x a close with sending; "
+          f"their share of it {(full - bare) / full:.0%} (of the close alone {(full_close - bare_close) / full_close:.0%})")
+
+
 if __name__ == "__main__":
     main()
+    main_closes()

@@ -37,3 +37,13 @@ def texts(svg: str) -> list[str]:
 def after(seq: list[str], item: str) -> str:
     """The text drawn right after ``item``."""
     return seq[seq.index(item) + 1]
+
+
+def new_match(folder: Path, monkeypatch, match_file: str) -> Path:
+    """``referee init`` and ``referee new`` in ``folder`` (SQLite + Maildir), as a GM would."""
+    from referee.cli import main
+    monkeypatch.chdir(folder)
+    assert main(["init"]) == 0
+    (folder / "match.yaml").write_text(match_file)
+    assert main(["new", "match.yaml"]) == 0
+    return folder

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from icalendar import Calendar
+from seekit import new_match
 from test_picture_png import png_size
 
 from referee.cli import main
@@ -42,11 +43,7 @@ def calendar_of(msg):
 
 @pytest.fixture
 def match(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert main(["init"]) == 0
-    (tmp_path / "match.yaml").write_text(MATCH_FILE)
-    assert main(["new", "match.yaml"]) == 0
-    return tmp_path
+    return new_match(tmp_path, monkeypatch, MATCH_FILE)
 
 
 def test_welcome_mails_carry_the_first_deadline_in_the_matchs_zone(match):

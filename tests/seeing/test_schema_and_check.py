@@ -6,6 +6,7 @@ import json
 
 import pytest
 import yaml
+from seekit import new_match
 
 from referee.cli import main
 from referee.contract import Rng
@@ -48,10 +49,7 @@ def test_schema_of_an_unknown_game_or_stage_is_refused(argv, capsys):
 
 @pytest.fixture
 def match(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert main(["init"]) == 0
-    (tmp_path / "match.yaml").write_text(MATCH_FILE)
-    assert main(["new", "match.yaml"]) == 0
+    new_match(tmp_path, monkeypatch, MATCH_FILE)
     from referee.app import open_referee
     from referee.config import load
     ref = open_referee(load(tmp_path / "referee.yaml"))
