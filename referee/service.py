@@ -41,11 +41,13 @@ class Service:
             batch = self.source.fetch(limit)
             finished: dict[str, list[str]] = {}
             for ref, raw in batch:
-                mail = parse_inbound(raw, own_addresses=[self.address])
-                handled = self.referee.handle(mail)  # committed before the source hears of it
-                finished.setdefault(handled.outcome, []).append(ref)
+                outcome = "refused"  # a mail that breaks the handling is set aside, never read again and again
+                with self.referee.guarded("intake", ref):
+                    mail = parse_inbound(raw, own_addresses=[self.address])
+                    outcome = self.referee.handle(mail).outcome  # committed before the source hears of it
+                finished.setdefault(outcome, []).append(ref)
                 report.mails += 1
-                report.outcomes[handled.outcome] = report.outcomes.get(handled.outcome, 0) + 1
+                report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
             self._done(finished)
             report.sent += self.flush()  # answers go out at once, not at the next tick
             if len(batch) < limit:
@@ -99,6 +101,11 @@ class Service:
                 log.warning("mail server trouble (%s); trying again in %ds", e, pause)
                 stop.wait(pause)
                 self._reopen()
+            except Exception:  # every item has its own guard; this is the store or a bug: keep serving
+                failures += 1
+                pause = min(2 ** failures, 60)
+                log.exception("the cycle failed; trying again in %ds", pause)
+                stop.wait(pause)
         self.source.close()
 
     def _idle(self, stop: threading.Event) -> None:

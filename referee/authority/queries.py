@@ -27,12 +27,13 @@ class Queries:
         """The earliest moment a tick has something to do (a deadline end or a reminder), for a sleeping loop."""
         moments = []
         for match in self.store.matches("running"):
-            turn = self.store.current_turn(match["id"])
-            if turn and turn["status"] == "open" and turn["deadline"]:
-                deadline = datetime.fromisoformat(turn["deadline"])
-                timing = self.timing(match)
-                moments.append(deadline + timing.schedule.grace)
-                reminder = timing.schedule.next_reminder(deadline, opened_at=datetime.fromisoformat(turn["opened"]))
-                if reminder is not None and reminder > self.now():
-                    moments.append(reminder)
+            with self.guarded("next_due", match["id"], match["id"]):  # one broken match sleeps no one else
+                turn = self.store.current_turn(match["id"])
+                if turn and turn["status"] == "open" and turn["deadline"]:
+                    deadline = datetime.fromisoformat(turn["deadline"])
+                    timing = self.timing(match)
+                    moments.append(deadline + timing.schedule.grace)
+                    reminder = timing.schedule.next_reminder(deadline, opened_at=datetime.fromisoformat(turn["opened"]))
+                    if reminder is not None and reminder > self.now():
+                        moments.append(reminder)
         return min(moments) if moments else None

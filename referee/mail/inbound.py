@@ -16,6 +16,8 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from typing import Iterable
 
+from referee import checks
+
 from . import headers
 from .flowed import unflow
 from .htmltext import html_to_text
@@ -181,6 +183,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     ids = headers.message_ids(headers.raw(msg, "Message-ID"))
     message_id = ids[0] if ids else f"<{digest[:40]}@content-hash.invalid>"
     sender_name, sender = headers.address(msg, "From")
+    sender, sender_name = checks.mail_sender(sender), checks.echo(sender_name)  # "": no reply can be built
     rp = headers.raw(msg, "Return-Path")
     return_path = None if rp is None else headers.address(msg, "Return-Path")[1]
     refs = headers.message_ids(headers.raw(msg, "References")) or \

@@ -317,6 +317,24 @@ class SqliteStore:
         """Fold the write-ahead log into the database file and empty it."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    # -- faults: items set aside after an unexpected error ------------------
+    def note_fault(self, stage: str, item: str, match: str | None, error: str, at: datetime) -> bool:
+        """Record a fault; True the first time this item fails at this stage."""
+        if self._exec("UPDATE faults SET count=count+1, error=?, last=? WHERE stage=? AND item=?",
+                      (error, _iso(at), stage, item)):
+            return False
+        self._exec("INSERT INTO faults (stage, item, match, error, first, last) VALUES (?,?,?,?,?,?)",
+                   (stage, item, match, error, _iso(at), _iso(at)))
+        return True
+
+    def clear_fault(self, stage: str, item: str) -> None:
+        self._exec("DELETE FROM faults WHERE stage=? AND item=?", (stage, item))
+
+    def faults(self, match: str | None = None) -> list[dict]:
+        if match is None:
+            return self._all("SELECT * FROM faults ORDER BY first")
+        return self._all("SELECT * FROM faults WHERE match=? ORDER BY first", (match,))
+
     # -- rate limit ---------------------------------------------------------
     def rate_bucket(self, sender: str) -> dict | None:
         row = self._one("SELECT bucket FROM rate WHERE sender=?", (sender,))
