@@ -1,6 +1,7 @@
 """Creating and starting matches."""
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Mapping
@@ -102,7 +103,9 @@ class Matches(Base):
         subject, text = self.renderer.mail(
             kind, lang, match=self.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
-        self.queue(f"{kind}:{match['id']}:{player['id']}:{key[-4:]}", match["id"], player["email"], subject, text)
+        # once per key, named by a digest of the stored salted hash: no part of the key itself
+        issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
+        self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text)
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
         rules = self.rules(match)

@@ -6,6 +6,7 @@ decoded here) so a PostgreSQL store can implement the same methods.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -79,6 +80,9 @@ class SqliteStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # owner-only: it holds key hashes and, until sent, welcome mails with keys
+            # (SQLite gives its -wal and -shm files the database file's mode)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
