@@ -70,6 +70,8 @@ class Commands:
     def gm_mail(self, mail, match, env, doc) -> Handled:
         lang = self.lang_of(match)
         if not keys.verify(env.key, match["gm_key_hash"]):
+            if mail.sender != match["gm_email"]:
+                return self.refuse_stranger(mail, "gm.denied", match["id"])
             return self.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
         cmd = env.command
         if cmd is None and env.orders is not None:
@@ -223,7 +225,9 @@ class Commands:
     def create_by_mail(self, mail, env, doc) -> Handled:
         lang = self.settings.default_lang
         allowed = self.settings.gm_keys.get(mail.sender) if mail.sender else None
-        if allowed is None or keys.normalise(env.key or "") != keys.normalise(allowed):
+        if allowed is None:
+            return self.refuse_stranger(mail, "gm.denied")
+        if keys.normalise(env.key or "") != keys.normalise(allowed):
             return self.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
         try:

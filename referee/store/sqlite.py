@@ -175,6 +175,9 @@ class SqliteStore:
             (email.lower(), email.lower(), email.lower()))
         return row["lang"] if row else None
 
+    def plays_in(self, match: str, email: str) -> bool:
+        return self._one("SELECT 1 AS x FROM players WHERE match=? AND email=?", (match, email.lower())) is not None
+
     def players(self, match: str) -> list[dict]:
         return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
 
