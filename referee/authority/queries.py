@@ -20,8 +20,17 @@ class Queries:
                 "in": sorted(subs), "waiting": sorted(self.store.waits(match["id"], turn["number"])) if turn else [],
                 "outbox_queued": len(self.store.outbox(match["id"], status="queued")),
                 "outbox_failed": len(self.store.outbox(match["id"], status="failed")),
+                "faults": self.store.faults(match["id"]),
             })
         return out
+
+    def set_aside(self) -> dict:
+        """What was set aside after unexpected errors, for ``referee status``:
+        faults per stage (all matches and none) and failed outbox rows."""
+        by_stage: dict[str, int] = {}
+        for fault in self.store.faults():
+            by_stage[fault["stage"]] = by_stage.get(fault["stage"], 0) + 1
+        return {"faults": by_stage, "outbox_failed": len(self.store.outbox(status="failed"))}
 
     def next_due(self) -> datetime | None:
         """The earliest moment a tick has something to do (a deadline end or a reminder), for a sleeping loop."""
