@@ -171,7 +171,7 @@ class Intake(Base):
         mid = match["id"] if match else None
         self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", mid, mail.sender or player["email"],
                    subject, text, reply_to=mail)
-        if player is not None and mail.sender != player["email"]:
+        if player is not None and mail.sender and mail.sender != player["email"]:
             lang = self.lang_of(match, player)
             csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
                                                  player=player, sender=mail.sender or "?", subject=subject, body=text)

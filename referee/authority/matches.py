@@ -9,7 +9,7 @@ from typing import Mapping
 import yaml
 from pydantic import ValidationError
 
-from referee import registry
+from referee import checks, registry
 from referee.authority import keys
 from referee.authority.base import Base
 from referee.authority.spec import MatchSpec
@@ -40,6 +40,18 @@ def load_spec(source: str | Mapping) -> MatchSpec:
         raise MatchError([f"{'.'.join(map(str, err['loc'])) or 'file'}: {err['msg']}" for err in e.errors()]) from None
 
 
+def _within_the_calendar(timing, now) -> None:
+    """Every span of a schedule and its first deadline within a year, so that no
+    deadline, grace or reminder computed from them can leave the calendar."""
+    schedule = timing.schedule
+    for name in ("period", "grace", "min_turn"):
+        if getattr(schedule, name) is not None:
+            checks.duration(getattr(schedule, name), name)
+    for offset in schedule.reminders:
+        checks.duration(offset, "reminders")
+    checks.moment(timing.first_deadline(now), now, "first_deadline")
+
+
 class Matches(Base):
     def create_match(self, spec: MatchSpec | str | Mapping, *, gm_key: str | None = None,
                      seed: str | None = None) -> Created:
@@ -52,13 +64,14 @@ class Matches(Base):
         players = [p.id for p in spec.players]
         options = spec.game_options()
         problems = [phrase(rules, p, "en") for p in rules.check_options(players, options) if p.is_error]
+        now = self.now()
         try:
             timing = self.timing({"spec": spec.model_dump(mode="json")})
+            _within_the_calendar(timing, now)
         except Exception as e:  # the schedule's own validation message is the useful part
             problems.append(f"schedule: {e}")
         if problems:
             raise MatchError(problems)
-        now = self.now()
         seed = seed or secrets.token_hex(16)
         state = rules.setup(players, options, Rng(derive_seed(seed, "setup")))
         gm_key = gm_key or keys.new_key()

@@ -121,3 +121,13 @@ def test_finding11_a_sixty_thousand_digit_number_is_a_located_problem(ref, outbo
     assert h.outcome == "refused" and h.reason != "internal.error"
     [reply] = to(outbox.flush(), "ann@example.org")
     assert "more than 18 digits" in text_of(reply) and len(text_of(reply)) < 2000
+
+
+@pytest.mark.parametrize("schedule", [{"period": "48h", "first_deadline": "9999-12-31 23:59"},
+                                      {"period": "100000000000h"}, {"period": "400d"},
+                                      {"period": "48h", "grace": "9000d"}, {"period": "48h", "reminders": ["500d"]}])
+def test_finding6_a_match_file_schedule_beyond_a_year_is_refused(ref, schedule):
+    with pytest.raises(MatchError) as e:
+        ref.create_match(dict(SPEC, schedule=schedule))
+    assert "schedule" in str(e.value)
+    assert ref.store.matches() == [] and ref.next_due() is None
