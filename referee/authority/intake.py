@@ -57,7 +57,7 @@ class Intake(Base):
             log.exception("handling %s failed", mail.message_id)
             with self.store.transaction():
                 self.archive.save_mail(None, None, mail.content_hash, mail.raw)
-                if not mail.automatic and mail.sender:
+                if not mail.automatic and self.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
                     subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
                                                        problems=[describe(Own("internal.error"), lang)])

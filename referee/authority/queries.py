@@ -11,7 +11,10 @@ class Queries:
         for match in self.store.matches():
             turn = self.store.current_turn(match["id"])
             subs = self.store.submissions(match["id"], turn["number"]) if turn else {}
-            info = self.deadline_info(match, turn) if turn and turn["status"] == "open" else None
+            try:
+                info = self.deadline_info(match, turn) if turn and turn["status"] == "open" else None
+            except Exception:  # a match whose schedule fails is shown, flagged, not the end of the list
+                info = None
             out.append({
                 "id": match["id"], "game": match["game"], "version": match["version"], "status": match["status"],
                 "turn": turn["number"] if turn else None,

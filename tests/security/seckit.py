@@ -4,68 +4,35 @@ keys the welcome mails gave, and hostile raw mails written byte by byte (the
 way an attacker writes them, not the way a library would)."""
 from __future__ import annotations
 
-import email
-import mailbox
+import importlib.util
 import re
-from datetime import datetime, timedelta, timezone
-from email import policy
+import sys
 from pathlib import Path
 
 import pytest
 
 from referee import registry
-from referee.authority import Referee, Settings
 from referee.mail.inbound import parse_inbound
-from referee.mail.sink import MaildirSink
-from referee.render import Renderer
-from referee.store import open_store
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 
-START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
-REFEREE = "referee@example.org"
-CREATOR = ("boss@example.org", "BOSS-KEY2-3456")
+
+def _authority_kit():
+    """The authority tests' helpers (clock, outbox reader), loaded by location: every
+    test folder's conftest is called "conftest", so it cannot simply be imported."""
+    if "referee_authority_kit" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "referee_authority_kit", Path(__file__).resolve().parent.parent / "referee" / "conftest.py")
+        module = sys.modules["referee_authority_kit"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules["referee_authority_kit"]
+
+
+_kit = _authority_kit()
+Clock, Outbox, REFEREE, text_of, to = _kit.Clock, _kit.Outbox, _kit.REFEREE, _kit.text_of, _kit.to
+CREATOR = _kit.BOSS           # may create matches by mail (gm_keys)
 KEY = re.compile(r"(?:Your key|Dein Schlüssel|Your GM key|Dein Spielleitungs-Schlüssel): (\S+)")
-
-SPEC = {
-    "id": "toy1", "game": "toybid", "title": "Toy One", "gm": "gm@example.org", "language": "en",
-    "timezone": "Europe/Berlin", "options": {"rounds": 3},
-    "schedule": {"period": "48h", "grace": "30m", "reminders": ["12h", "2h"]},
-    "players": [{"id": "ann", "name": "Ann", "email": "ann@example.org"},
-                {"id": "bob", "name": "Bob", "email": "bob@example.org", "lang": "de"},
-                {"id": "cyd", "name": "Cyd", "email": "cyd@example.org"}],
-}
-
-
-class Clock:
-    def __init__(self, t: datetime = START) -> None:
-        self.t = t
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, **kw) -> datetime:
-        self.t += timedelta(**kw)
-        return self.t
-
-
-def make_referee(root: Path, clock, **settings) -> Referee:
-    base = dict(address=REFEREE, gm_keys={CREATOR[0]: CREATOR[1]}, rate_limit_per_hour=30)
-    return Referee(open_store(root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
-                   clock, Settings(**{**base, **settings}))
-
-
-class Outbox:
-    """The referee's outbox sent into a Maildir and read back."""
-
-    def __init__(self, ref: Referee, path: Path) -> None:
-        self.ref, self.sink, self.path, self.seen = ref, MaildirSink(path), path, set()
-
-    def flush(self) -> list:
-        self.ref.send_pending(self.sink)
-        box = mailbox.Maildir(str(self.path), create=False)
-        new = [k for k in box.keys() if k not in self.seen]
-        self.seen |= set(new)
-        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
+SPEC = {k: v for k, v in _kit.SPEC.items() if k != "observers"} | {"options": {"rounds": 3}}
+make_referee = _kit.make_referee
 
 
 @pytest.fixture(autouse=True)
@@ -90,14 +57,6 @@ def ref(tmp_path, clock):
 @pytest.fixture
 def outbox(ref, tmp_path):
     return Outbox(ref, tmp_path / "out")
-
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content()
-
-
-def to(msgs, address: str) -> list:
-    return [m for m in msgs if address in str(m["To"])]
 
 
 def keys_of(msgs) -> dict[str, str]:

@@ -16,24 +16,14 @@ from email.message import EmailMessage
 
 import yaml
 
+from test_service_run import config as service_config, referee
+
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 CREATION_KEY = "CREATE-KEY-2345-6789"
 
 
 def config(s) -> str:
-    return f"""\
-address: {s.address('referee')}
-store: referee.sqlite
-archive: turns
-mail_in:
-  imap: {{host: 127.0.0.1, port: {s.dovecot.imap_port}, security: plain, user: referee,
-          password_env: TEST_IMAP_PASSWORD}}
-mail_out:
-  smtp: {{host: 127.0.0.1, port: {s.smtp.port}, security: plain}}
-poll_interval: 30
-gm_keys:
-  {s.address('gm')}: {CREATION_KEY}
-"""
+    return service_config(s) + f"gm_keys:\n  {s.address('gm')}: {CREATION_KEY}\n"
 
 
 def raw(s, from_header: str, body: str, n: int, extra: str = "") -> bytes:
@@ -51,7 +41,7 @@ def gm(key: str, command: str, match: str = "live", **args) -> str:
 def hostile_mails(s, gm_key: str, keys: dict) -> list[tuple[str, bytes]]:
     """(envelope sender, raw mail) of every attack, in the audit's order."""
     gm_addr, alice = s.address("gm"), s.address("alice")
-    order = f"match: live\nplayer: alice\nkey: AAAA-BBBB-CCCC\nturn: 1\norders: {{}}\n"
+    order = "match: live\nplayer: alice\nkey: AAAA-BBBB-CCCC\nturn: 1\norders: {}\n"
     create = {"id": "stolen", "game": "founding_fathers", "gm": s.address("erin"), "schedule": {"period": "48h"},
               "players": [{"id": p, "name": p, "email": s.address(p)} for p in ("dave", "erin", "frank")]}
     spec = "".join("  " + line + "\n" for line in yaml.safe_dump(create).splitlines())
@@ -87,11 +77,6 @@ def hostile_mails(s, gm_key: str, keys: dict) -> list[tuple[str, bytes]]:
         extra = "Precedence: auto_reply\r\n" if from_header == alice and "orders: {}" in body else ""
         out.append((envelope, raw(s, from_header, body, n, extra)))
     return out
-
-
-def referee(*args, env, cwd):
-    return subprocess.run([sys.executable, "-m", "referee.cli", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
 
 
 def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(mailservers, tmp_path):
