@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping
 
-from referee import registry
+from referee import checks, registry
 from referee.archive import Archive
 from referee.authority.timing import Timing
 from referee.contract import GameRules
@@ -120,8 +120,10 @@ class Base:
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
                  "in_reply_to": None, "references": []}
-        if reply_to is not None:
-            parts.update(auto="auto-replied", in_reply_to=reply_to.message_id, references=list(reply_to.references))
+        if reply_to is not None:  # only ids that can go into a header: the sender wrote them
+            refs = [r for r in reply_to.references if checks.message_id(r)]
+            parts.update(auto="auto-replied", references=refs,
+                         in_reply_to=reply_to.message_id if checks.message_id(reply_to.message_id) else None)
         data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
         return self.store.enqueue(dedupe, match_id, to, data, self.now())
 

@@ -9,11 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
-
-from referee import registry
 from referee.mail.inbound import parse_inbound
-import toygame  # tests/ is on sys.path (tests/conftest.py)
 
 
 def _authority_kit():
@@ -35,28 +31,8 @@ SPEC = {k: v for k, v in _kit.SPEC.items() if k != "observers"} | {"options": {"
 make_referee = _kit.make_referee
 
 
-@pytest.fixture(autouse=True)
-def toy_registered():
-    registry.register(toygame.RULES)
-    yield
-    registry.unregister(toygame.RULES.name)
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def ref(tmp_path, clock):
-    r = make_referee(tmp_path, clock)
-    yield r
-    r.store.close()
-
-
-@pytest.fixture
-def outbox(ref, tmp_path):
-    return Outbox(ref, tmp_path / "out")
+# the authority tests' fixtures: the toy game registered, the clock, the referee, its outbox
+toy_registered, clock, ref, outbox = _kit.toy_registered, _kit.clock, _kit.ref, _kit.outbox
 
 
 def keys_of(msgs) -> dict[str, str]:

@@ -70,3 +70,13 @@ def test_finding1_header_breaking_match_file_fields_are_refused_at_the_door(ref,
         ref.create_match(spec)
     assert field.split(".")[0] in str(e.value)
     assert ref.store.matches() == []
+
+
+@pytest.mark.parametrize("message_id", ["<a\x00b@evil.test>", "<jörg@example.de>", "<" + "x" * 2000 + "@evil.test>"])
+def test_finding1_a_message_id_that_cannot_be_a_header_is_not_threaded_on(ref, outbox, message_id):
+    ref.create_match(SPEC)
+    keys = keys_of(outbox.flush())
+    ref.handle(mail(hostile("ann@example.org", order("ann", keys["ann"]), message_id=message_id)))
+    [answer] = to(outbox.flush(), "ann@example.org")
+    assert "accepted" in answer["Subject"].lower() and answer["In-Reply-To"] is None
+    assert _stuck(ref) == [] and [r for r in ref.store.outbox() if r["status"] == "failed"] == []

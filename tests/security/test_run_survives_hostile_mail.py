@@ -16,7 +16,7 @@ from email.message import EmailMessage
 
 import yaml
 
-from test_service_run import config as service_config, referee
+from test_service_run import config as service_config, live_match
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 CREATION_KEY = "CREATE-KEY-2345-6789"
@@ -81,14 +81,8 @@ def hostile_mails(s, gm_key: str, keys: dict) -> list[tuple[str, bytes]]:
 
 def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(mailservers, tmp_path):
     s = mailservers
-    (tmp_path / "referee.yaml").write_text(config(s))
     players = ("alice", "bob", "carol")
-    (tmp_path / "m.yaml").write_text(yaml.safe_dump({
-        "id": "live", "game": "founding_fathers", "gm": s.address("gm"), "schedule": {"period": "48h"},
-        "players": [{"id": p, "name": p.title(), "email": s.address(p)} for p in players]}))
-    env = dict(os.environ, TEST_IMAP_PASSWORD=s.password("referee"))
-    made = referee("new", "m.yaml", env=env, cwd=tmp_path)
-    assert made.returncode == 0, made.stderr
+    env, made = live_match(s, tmp_path, config(s), players)
     gm_key = KEY.search(made.stdout).group(1)
     keys = {p: KEY.search(email.message_from_bytes(s.wait_messages(p, 1)[0], policy=policy.default)
                           .get_body(("plain",)).get_content()).group(1) for p in players}
