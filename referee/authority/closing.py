@@ -9,7 +9,6 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -18,9 +17,6 @@ from pydantic import ValidationError
 from referee.authority import crash
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
-
-
-log = logging.getLogger("referee.closing")
 
 
 @dataclass
