@@ -16,6 +16,7 @@ from . import finding
 from .problems import Located, referee_problem
 from .safe_yaml import Marks, YamlRefused, load_checked
 
+SHOWN_STARTS = 10   # a reply names the first lines of several documents, not thousands
 _KEY_LINE = re.compile(r"^(\s*key\s*:\s*)(\S.*)$", re.I)
 Path = tuple
 
@@ -134,7 +135,9 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
     lines = finding.visible_lines(cleaned)
     blocks = finding.find_blocks(lines)
     if len(blocks) > 1:
-        starts = ", ".join(str(b.start + 1) for b in blocks)
+        starts = ", ".join(str(b.start + 1) for b in blocks[:SHOWN_STARTS])
+        if len(blocks) > SHOWN_STARTS:
+            starts += ", …"
         return [referee_problem("document.several", line=blocks[1].start + 1, count=len(blocks), lines=starts)]
     if not blocks:
         rest = "\n".join(lines)
