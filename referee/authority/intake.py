@@ -18,6 +18,7 @@ import yaml
 from referee.authority import crash, keys
 from referee.authority.base import Base
 from referee.authority.wording import NOTHING_TO_FIX, Own, describe
+from referee.mail.inbound import header_section
 
 GM_IDS = ("@gm", "gm")
 PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
@@ -80,13 +81,15 @@ class Intake(Base):
                     env = read
         match = self.store.match(env.match) if env is not None else None
         turn = self.store.current_turn(match["id"]) if match else None
-        self.archive.save_mail(match["id"] if match else None, turn["number"] if turn else None,
-                               mail.content_hash, mail.raw)
         mid = match["id"] if match else None
+        limited = None if mail.automatic else self._rate_limited(mail)
+        # A mail over the rate is kept as its header section only (a flood must not fill the
+        # disk); an over-size one is only that already (parse_inbound).
+        self.archive.save_mail(mid, turn["number"] if turn else None, mail.content_hash,
+                               mail.raw if limited is None else header_section(mail.raw)[0])
         if mail.automatic:
             return Handled("ignored", mail.automatic, mid)
         lang = self.lang_of(match) if match else self._sender_lang(mail)
-        limited = self._rate_limited(mail)
         if limited is not None:
             if limited is True:
                 return Handled("ignored", "mail.rate_limited", mid)
@@ -121,7 +124,8 @@ class Intake(Base):
         if env.turn is not None and env.turn != turn["number"]:
             return self.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
                                                        *_at(doc, "turn"))], player=player)
-        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), self.now()):
+        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
+                                                                      self._arrived(mail, turn)):
             info = self.deadline_info(match, turn, lang)
             return self.refuse(mail, match, lang, [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})],
                                player=player)
@@ -149,6 +153,18 @@ class Intake(Base):
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
+
+    def _arrived(self, mail, turn) -> datetime:
+        """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
+        orders in time are in time after an outage too; never the Date: header, which
+        the sender writes.  A time in the future or before the turn opened is not
+        believed: then it is now."""
+        now = self.now()
+        arrived = getattr(mail, "received", None)
+        opened = datetime.fromisoformat(turn["opened"]) if turn.get("opened") else None
+        if arrived is None or arrived > now or (opened is not None and arrived < opened):
+            return now
+        return arrived
 
     # -- replies ---------------------------------------------------------------
     def reply(self, mail, match, player, subject: str, text: str) -> None:
