@@ -31,7 +31,8 @@ The rule, in order:
    leaves a last try: the whole remaining text, if it is a mapping with
    ``match`` (e.g. a one-line flow mapping).
 
-Every step is linear in the number of lines: anchors are visited in order, a
+Every step is linear in the number of lines, and at most ``MAX_LINES`` are
+read (an order form needs a few hundred): anchors are visited in order, a
 block never grows up into the one before it, and fenced regions are found by
 bisection, so 20,000 ``match:`` lines cost no more than 20,000 other lines.
 """
@@ -40,6 +41,8 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+
+MAX_LINES = 20_000
 
 _SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -88,10 +91,10 @@ def clean(text: str) -> Cleaned:
     text = text.removeprefix("\ufeff")
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
     text = _CONTROLS.sub(" ", _SPACES.sub(" ", text.replace("\u0085", "\n")))
-    lines = text.split("\n")
+    lines = text.split("\n", MAX_LINES)[:MAX_LINES]
     tabs: dict[int, tuple[int, int]] = {}
     for i, line in enumerate(lines):
-        m = _LEADING_TABS.match(line)
+        m = _LEADING_TABS.match(line) if "\t" in line else None
         if m:
             prefix = m.group(0)
             wide = prefix.replace("\t", "  ")

@@ -16,7 +16,7 @@ from lxml import etree
 
 MAX_MARKUP = 256_000     # characters of markup read; the rest is dropped
 MAX_TEXT = 512_000       # characters of text produced ...
-MAX_LINES = 50_000       # ... in at most this many lines
+MAX_LINES = 20_000       # ... in at most this many lines
 MAX_QUOTE_MARKS = 16     # "> " prefixes written per line, however deep the quote
 MAX_ELEMENTS = 20_000    # elements walked (an order form needs a few hundred)
 
