@@ -89,14 +89,10 @@ class _CappedMessage(Message):
 
 def header_section(raw: bytes, limit: int = MAX_HEAD) -> tuple[bytes, int]:
     """(the header section of ``raw`` with the blank line that ends it, cut to at
-    most ``limit`` bytes after the last whole line that fits; where the body starts)."""
+    most ``limit`` bytes, even inside a line; where the body starts)."""
     ends = [i + len(sep) for sep in (b"\r\n\r\n", b"\n\n") if (i := raw.find(sep)) >= 0]
     body = min(ends) if ends else len(raw)
-    end = body
-    if end > limit:
-        cut = raw.rfind(b"\n", 0, limit)
-        end = cut + 1 if cut > 0 else limit
-    head = raw[:end]
+    head = raw[:min(body, limit)]
     if not head.endswith((b"\n\n", b"\r\n\r\n")):
         head = head.rstrip(b"\r\n") + b"\r\n\r\n"
     return head, body
