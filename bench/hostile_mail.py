@@ -125,6 +125,13 @@ SHAPES = {
                                              base64.encodebytes(("match: x\norders: " + "[" * 47_000)
                                                                 .encode()).decode() + "--b--\r\n").encode(),
     "yaml: 60 kB of list items": lambda: (head() + "match: x\norders:\n" + "  - a\n" * 10_000).encode(),
+    "yaml: '- ' * 30,000 on one line": lambda: (head() + "match: x\norders: " + "- " * 30_000 + "\n").encode(),
+    "yaml: flow mapping of 7,000 keys": lambda: (head() + "match: x\norders: {" +
+                                                 ", ".join(f"k{i}: 1" for i in range(7_000)) + "}\n").encode(),
+    "yaml: syntax error after 60 kB": lambda: (head() + "match: x\norders:\n" + "  a: b\n" * 8_500 +
+                                               "  c: [\n").encode(),
+    "body: x-uuencode": lambda: fill(head().replace("8bit", "x-uuencode") + "begin 644 o.txt\n",
+                                     "M" + "86%A" * 15 + "\n", "`\nend\n").encode(),
     # finding 7: billion laughs in a mailed create
     "create: billion laughs match_file": lambda: _create("id: bomb\n" + _laughs()),
     # finding 8: size
