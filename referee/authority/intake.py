@@ -1,8 +1,9 @@
 """Handling one received mail, end to end, in one transaction before any reply.
 
-Order of checks: dedupe, archive the raw mail, loop guards (no reply to
-automatic mail), rate limit, size, document, envelope, match, player, key,
-then the command or the orders.  The reply is queued in the outbox inside the
+Order of checks: dedupe, rate limit, archive the raw mail (only its header
+section when over the rate or the size), loop guards (no reply to automatic
+mail), size, document, envelope, match, player, key, then the command or the
+orders; lateness by when the mail reached the server (``_arrived``).  The reply is queued in the outbox inside the
 same transaction, so a crash anywhere means the mail is handled again from
 scratch, and a mail handled once is never answered twice.
 """
