@@ -218,6 +218,21 @@ def content_digest(raw: bytes) -> str:
     return hashlib.sha256(b"\n".join(kept) + b"\n\n" + body).hexdigest()
 
 
+def _single_part(raw: bytes, body: int) -> Message | None:
+    """A mail of one part, parsed as the parser would but without its line-by-line
+    walk over the body (Python code per line: 250,000 short lines took 0.2 s):
+    the header section alone, then the body as its payload.  None for anything
+    else (multipart, message/*, a header section that does not end in a blank line)."""
+    head = raw[:body]
+    if not head.endswith((b"\n\n", b"\r\n\r\n")):
+        return None
+    msg = email.message_from_bytes(head, _CappedMessage, policy=CAPPED)
+    if msg.get_content_maintype() in ("multipart", "message") or msg.get_payload() or msg.defects:
+        return None
+    msg.set_payload(raw[body:].decode("ascii", "surrogateescape"))
+    return msg
+
+
 def _parts_too_many(raw: bytes, body: int) -> bool:
     """More MIME part headers than ``MAX_PARTS``, or more delimiter-like lines
     ("--...") than a multipart mail of that many parts has (parts need no header)."""
@@ -252,7 +267,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
         if too_large:
             msg = BytesHeaderParser(_CappedMessage, policy=CAPPED).parsebytes(raw)
         else:
-            msg = email.message_from_bytes(raw, _CappedMessage, policy=CAPPED)
+            msg = _single_part(raw, body) or email.message_from_bytes(raw, _CappedMessage, policy=CAPPED)
     except Exception:
         msg = Message()
     ids = headers.message_ids(headers.raw(msg, "Message-ID"))
