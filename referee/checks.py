@@ -142,5 +142,7 @@ def integer(value, low: int, high: int, what: str = "number") -> int:
 
 
 def message_id(value) -> bool:
-    """Whether a Message-ID from a received mail may go into a reply's headers."""
-    return isinstance(value, str) and bool(_MESSAGE_ID.fullmatch(value))
+    """Whether a Message-ID from a received mail may go into a reply's headers.  An id
+    on the reserved ``.invalid`` domain is one the intake made up for a mail whose own
+    id was missing or unusable: nothing to thread on."""
+    return isinstance(value, str) and bool(_MESSAGE_ID.fullmatch(value)) and not value.endswith(".invalid>")

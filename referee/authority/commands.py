@@ -8,7 +8,7 @@ from referee import checks
 from referee.authority import keys
 from referee.contract import GM
 from referee.authority.intake import Handled, _at, orders_text
-from referee.authority.matches import MatchError, load_spec
+from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.wording import Own, Refusal
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
@@ -235,6 +235,8 @@ class Commands:
             if spec.id != env.match:
                 raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
             self.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
+        except MatchFileRefused as e:   # its own words in en and de
+            return self.refuse(mail, None, lang, [e.problem], code="command.failed")
         except MatchError as e:
             return self.refuse(mail, None, lang, [Own("command.failed", {"command": "create", "reason": "; ".join(e.problems)})])
         match = self.store.match(spec.id)

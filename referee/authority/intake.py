@@ -1,8 +1,9 @@
 """Handling one received mail, end to end, in one transaction before any reply.
 
-Order of checks: dedupe, archive the raw mail, loop guards (no reply to
-automatic mail), rate limit, size, document, envelope, match, player, key,
-then the command or the orders.  The reply is queued in the outbox inside the
+Order of checks: dedupe, rate limit, archive the raw mail (only its header
+section when over the rate or the size), loop guards (no reply to automatic
+mail), size, document, envelope, match, player, key, then the command or the
+orders; lateness by when the mail reached the server (``_arrived``).  The reply is queued in the outbox inside the
 same transaction, so a crash anywhere means the mail is handled again from
 scratch, and a mail handled once is never answered twice.
 """
@@ -19,6 +20,7 @@ from referee import checks
 from referee.authority import crash, keys
 from referee.authority.base import Base
 from referee.authority.wording import NOTHING_TO_FIX, Own, describe
+from referee.mail.inbound import header_section
 
 GM_IDS = ("@gm", "gm")
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
@@ -84,13 +86,15 @@ class Intake(Base):
                     env = read
         match = self.store.match(env.match) if env is not None else None
         turn = self.store.current_turn(match["id"]) if match else None
-        self.archive.save_mail(match["id"] if match else None, turn["number"] if turn else None,
-                               mail.content_hash, mail.raw)
         mid = match["id"] if match else None
+        limited = None if mail.automatic else self._rate_limited(mail)
+        # A mail over the rate is kept as its header section only (a flood must not fill the
+        # disk); an over-size one is only that already (parse_inbound).
+        self.archive.save_mail(mid, turn["number"] if turn else None, mail.content_hash,
+                               mail.raw if limited is None else header_section(mail.raw)[0])
         if mail.automatic:
             return Handled("ignored", mail.automatic, mid)
         lang = self.lang_of(match) if match else self._sender_lang(mail)
-        limited = self._rate_limited(mail)
         if limited is not None:
             if limited is True or not self.known(mail.sender):
                 return Handled("ignored", "mail.rate_limited", mid)
@@ -136,7 +140,8 @@ class Intake(Base):
         if env.turn is not None and env.turn != turn["number"]:
             return self.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
                                                        *_at(doc, "turn"))], player=player)
-        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), self.now()):
+        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
+                                                                      self._arrived(mail, turn)):
             info = self.deadline_info(match, turn, lang)
             return self.refuse(mail, match, lang, [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})],
                                player=player)
@@ -164,6 +169,18 @@ class Intake(Base):
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
+
+    def _arrived(self, mail, turn) -> datetime:
+        """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
+        orders in time are in time after an outage too; never the Date: header, which
+        the sender writes.  A time in the future or before the turn opened is not
+        believed: then it is now."""
+        now = self.now()
+        arrived = getattr(mail, "received", None)
+        opened = datetime.fromisoformat(turn["opened"]) if turn.get("opened") else None
+        if arrived is None or arrived > now or (opened is not None and arrived < opened):
+            return now
+        return arrived
 
     # -- replies ---------------------------------------------------------------
     def reply(self, mail, match, player, subject: str, text: str) -> None:

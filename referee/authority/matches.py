@@ -6,7 +6,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Mapping
 
-import yaml
 from pydantic import ValidationError
 
 from referee import checks, registry
@@ -14,6 +13,8 @@ from referee.authority import keys
 from referee.authority.base import Base
 from referee.authority.spec import MatchSpec
 from referee.contract import Rng, derive_seed, phrase, state_hash
+from referee.intake.problems import Located, referee_problem
+from referee.intake.safe_yaml import YamlRefused, load_checked
 
 
 class MatchError(ValueError):
@@ -30,8 +31,41 @@ class Created:
     gm_key: str
 
 
+class MatchFileRefused(MatchError):
+    """A match file the capped YAML loader refused (too large, too deep, too many
+    values, an alias or a tag); ``problem`` says so in every language."""
+
+    def __init__(self, problem: Located) -> None:
+        super().__init__([problem.text["en"]])
+        self.problem = problem
+
+
+_IN_MATCH_FILE = {"en": ("In the match file: ", "In the match file, l"), "de": ("In der Partiedatei: ", "In der Partiedatei, Z")}
+
+
+def _refused(err: YamlRefused) -> MatchFileRefused:
+    line = err.line + 1 if err.line is not None else None
+    column = err.column + 1 if err.column is not None else None
+    said = referee_problem(err.code, line=line, column=column, **(err.params or {}))
+    text = {}
+    for lang in said.text:
+        plain, placed = _IN_MATCH_FILE.get(lang, _IN_MATCH_FILE["en"])
+        body = said.describe(lang)
+        text[lang] = placed + body[1:] if line is not None else plain + body   # "Line 2: ..." -> ", line 2: ..."
+    return MatchFileRefused(Located(err.code, "error", None, None, "", dict(err.params or {}), text))
+
+
 def load_spec(source: str | Mapping) -> MatchSpec:
-    data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
+    """A match file (YAML text, on disk or mailed, or a mapping already read),
+    loaded with the limits of an order document: size, depth, number of values,
+    no anchors, aliases or tags."""
+    if isinstance(source, str):
+        try:
+            data = load_checked(source).data
+        except YamlRefused as err:
+            raise _refused(err) from None
+    else:
+        data = dict(source)
     if not isinstance(data, dict):
         raise MatchError(["a match file is a YAML mapping"])
     try:
