@@ -52,6 +52,8 @@ def hostile_mails(s, gm_key: str, keys: dict) -> list[tuple[str, bytes]]:
         ("evil@evil.test", "jörg@example.de", order),
         (gm_addr, gm_addr, gm(gm_key, "observer", email='"fan@x.test\\r\\nBcc: all@evil.test"')),
         (gm_addr, gm_addr, gm(gm_key, "replace", seat="bob", email='"bob@x.test\\nBcc: all@evil.test"')),
+        (gm_addr, gm_addr, f"match: titled\nplayer: \"@gm\"\nkey: {CREATION_KEY}\ncommand: create\nspec:\n"
+                           + spec.replace("id: stolen", "id: titled") + '  title: "T\\r\\nBcc: all@evil.test"\n'),
         # 2: a mailed create; then its creation key tried as the new match's GM key
         (gm_addr, gm_addr, f"match: stolen\nplayer: \"@gm\"\nkey: {CREATION_KEY}\ncommand: create\nspec:\n{spec}"),
         (gm_addr, gm_addr, gm(CREATION_KEY, "replace", match="stolen", seat="dave", email=s.address("gm"))),
@@ -122,6 +124,7 @@ def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(
         assert service.poll() is None
         # what the attacks left behind: no stolen seat, no foreign key, no file outside the archive
         assert ref.store.player("stolen", "dave")["email"] == s.address("dave")
+        assert ref.store.match("titled") is None
         assert ref.store.observers("live") == [] and ref.store.player("live", "bob")["email"] == s.address("bob")
         assert not list(tmp_path.rglob("x.txt")) and not os.path.exists("/tmp/x.txt")
         assert [r for r in ref.store.outbox() if r["status"] == "sending"] == []
