@@ -22,7 +22,7 @@ from typing import Mapping
 
 import yaml
 
-from referee import registry
+from referee import checks, registry
 from referee.contract import Rng, derive_seed, state_hash
 
 
@@ -30,10 +30,18 @@ def turn_dir_name(number: int) -> str:
     return f"t{number:03d}"
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write(path: Path, data: bytes, private: bool = False) -> None:
+    """Replace ``path`` atomically; ``private``: readable by the owner only, in a folder only
+    the owner can enter (received mails carry keys)."""
+    if private:
+        path.parent.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
 
 
@@ -46,7 +54,7 @@ class Archive:
         self.root = Path(root)
 
     def match_dir(self, match_id: str) -> Path:
-        return self.root / match_id
+        return self.root / checks.path_part(match_id)   # names come only from checked values
 
     def turn_dir(self, match_id: str, number: int) -> Path:
         return self.match_dir(match_id) / turn_dir_name(number)
@@ -62,7 +70,7 @@ class Archive:
             folder = self.turn_dir(match_id, number or 0) / "inbox"
         path = folder / f"{content_hash[:20]}.eml"
         if not path.exists():
-            _write(path, raw)
+            _write(path, raw, private=True)
         return path
 
     def write_turn(self, match_id: str, number: int, orders: Mapping, turn: Mapping,
@@ -71,7 +79,7 @@ class Archive:
         _write(d / "orders.yaml", _yaml(dict(orders)))
         _write(d / "turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8"))
         for name, text in sorted(reports.items()):
-            _write(d / "reports" / name, text.encode("utf-8"))
+            _write(d / "reports" / checks.path_part(name), text.encode("utf-8"))
 
     def set_aside(self, match_id: str, number: int, rev: int) -> None:
         """A rolled-back turn's results move into a sub-folder; its inbox stays."""

@@ -91,7 +91,8 @@ def cmd_run(args) -> int:
 def cmd_status(args) -> int:
     from referee.app import open_referee
 
-    rows = open_referee(_cfg(args)).overview()
+    ref = open_referee(_cfg(args))
+    rows = ref.overview()
     if not rows:
         print("no matches")
     for row in rows:
@@ -102,7 +103,14 @@ def cmd_status(args) -> int:
                 line += f", deadline {row['deadline']} ({row['deadline_utc']:%Y-%m-%d %H:%M} UTC)"
             if row["status"] != "ended":
                 line += f", awaiting: {', '.join(row['awaiting']) or 'nobody'}"
+        if row["faults"]:
+            line += "; FLAGGED: " + ", ".join(f"{f['stage']} {f['item']} ({f['count']}x)" for f in row["faults"])
         print(line)
+    aside = ref.set_aside()
+    if aside["faults"] or aside["outbox_failed"]:
+        parts = [f"{n} {stage}" for stage, n in sorted(aside["faults"].items())]
+        parts.append(f"{aside['outbox_failed']} outbox mails failed")
+        print("set aside after errors: " + ", ".join(parts) + " (see the log)")
     return 0
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from referee import checks
 
 DEFAULT_NAME = "referee.yaml"
 
@@ -77,10 +79,24 @@ class Config(_Strict):
     archive: Path = Path("turns")
     mail_in: MailIn = Field(default_factory=lambda: MailIn(maildir=Path("mail/in")))
     mail_out: MailOut = Field(default_factory=lambda: MailOut(maildir=Path("mail/out")))
-    poll_interval: float = 60.0
-    rate_limit_per_hour: int = 30
+    poll_interval: float = Field(60.0, ge=1, le=3600)
+    # at least one: a limit of 0 would mean no limit at all
+    rate_limit_per_hour: int = Field(30, ge=1, le=100_000)
     # GMs allowed to create matches by mail: their address -> their GM key
     gm_keys: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, v: str) -> str:
+        return checks.email(v, "address")
+
+    @field_validator("gm_keys")
+    @classmethod
+    def _gm_keys(cls, v: dict[str, str]) -> dict[str, str]:
+        for key in v.values():
+            if len("".join(str(key).split())) < 12:
+                raise ValueError("gm_keys: each key needs at least 12 characters")
+        return {checks.email(a, "gm_keys"): str(k) for a, k in v.items()}
 
     @property
     def domain(self) -> str:
@@ -173,10 +189,17 @@ rate_limit_per_hour: 30
 """
 
 
+def _private(path: Path, data: bytes) -> None:
+    """Write a file only its owner can read (passwords and GM keys go in it)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 def write_starter(folder: Path) -> Path:
     path = folder / DEFAULT_NAME
     if path.exists():
         raise FileExistsError(f"{path} exists already; not overwritten")
-    path.write_text(STARTER, encoding="utf-8")
+    _private(path, STARTER.encode("utf-8"))
     Config.model_validate(yaml.safe_load(STARTER))  # the starter must stay loadable
     return path

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 
 from referee.mail.errors import MailError
-from referee.mail.inbound import parse_inbound
+from referee.mail.inbound import MAX_BYTES, parse_inbound
 
 log = logging.getLogger("referee")
 WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
@@ -38,17 +38,23 @@ class Service:
     def poll_once(self, limit: int = 500) -> CycleReport:
         report = CycleReport()
         while True:
-            batch = self.source.fetch(limit)
             finished: dict[str, list[str]] = {}
-            for ref, raw in batch:
-                mail = parse_inbound(raw, own_addresses=[self.address])
-                handled = self.referee.handle(mail)  # committed before the source hears of it
-                finished.setdefault(handled.outcome, []).append(ref)
+            count = 0
+            # One mail in memory at a time (the source reads in bounded chunks); an
+            # over-size mail comes as its header section only.
+            for item in self.source.incoming(limit, max_bytes=MAX_BYTES):
+                outcome = "refused"  # a mail that breaks the handling is set aside, never read again and again
+                with self.referee.guarded("intake", item.ref):
+                    mail = parse_inbound(item.raw, own_addresses=[self.address], size=item.size,
+                                         received=item.arrived)
+                    outcome = self.referee.handle(mail).outcome  # committed before the source hears of it
+                finished.setdefault(outcome, []).append(item.ref)
+                count += 1
                 report.mails += 1
-                report.outcomes[handled.outcome] = report.outcomes.get(handled.outcome, 0) + 1
+                report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
             self._done(finished)
             report.sent += self.flush()  # answers go out at once, not at the next tick
-            if len(batch) < limit:
+            if count < limit:
                 return report
 
     def _done(self, finished: dict[str, list[str]]) -> None:
@@ -99,6 +105,11 @@ class Service:
                 log.warning("mail server trouble (%s); trying again in %ds", e, pause)
                 stop.wait(pause)
                 self._reopen()
+            except Exception:  # every item has its own guard; this is the store or a bug: keep serving
+                failures += 1
+                pause = min(2 ** failures, 60)
+                log.exception("the cycle failed; trying again in %ds", pause)
+                stop.wait(pause)
         self.source.close()
 
     def _idle(self, stop: threading.Event) -> None:

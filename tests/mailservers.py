@@ -81,8 +81,8 @@ class MailServers:
         return ssl.create_default_context(cafile=str(self.cert))
 
     # Shortcuts so tests read naturally.
-    def append(self, user: str, raw: bytes, folder: str = "INBOX") -> int:
-        return self.dovecot.append(user, raw, folder)
+    def append(self, user: str, raw: bytes, folder: str = "INBOX", when=None) -> int:
+        return self.dovecot.append(user, raw, folder, when)
 
     def messages(self, user: str, folder: str = "INBOX") -> list[bytes]:
         return self.dovecot.messages(user, folder)

@@ -36,16 +36,22 @@ def referee(*args, env, cwd, **kw):
                           capture_output=True, text=True, timeout=60, **kw)
 
 
-def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
-    s = mailservers
-    (tmp_path / "referee.yaml").write_text(config(s))
-    players = ("alice", "bob", "carol")
+def live_match(s, tmp_path, config_text: str, players=("alice", "bob", "carol")):
+    """A referee folder with ``config_text`` and a Founding Fathers match "live" made by
+    ``referee new``; returns (environment for the referee processes, the finished ``new``)."""
+    (tmp_path / "referee.yaml").write_text(config_text)
     (tmp_path / "m.yaml").write_text(yaml.safe_dump({
         "id": "live", "game": "founding_fathers", "gm": s.address("gm"), "schedule": {"period": "48h"},
         "players": [{"id": p, "name": p.title(), "email": s.address(p)} for p in players]}))
     env = dict(os.environ, TEST_IMAP_PASSWORD=s.password("referee"))
     made = referee("new", "m.yaml", env=env, cwd=tmp_path)
     assert made.returncode == 0, made.stderr
+    return env, made
+
+
+def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
+    s = mailservers
+    env, _ = live_match(s, tmp_path, config(s))
     welcome = email.message_from_bytes(s.wait_messages("alice", 1)[0], policy=policy.default)
     key = KEY.search(welcome.get_body(("plain",)).get_content()).group(1)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from referee.authority.base import Settings
 from referee.authority.closing import Closing, TickReport
 from referee.authority.commands import Commands
+from referee.authority.faults import Faults
 from referee.authority.intake import Handled, Intake
 from referee.authority.matches import Created, MatchError, Matches, load_spec
 from referee.authority.outbox import Outbox, SendReport
@@ -28,7 +29,7 @@ from referee.authority.queries import Queries
 from referee.authority.spec import MatchSpec
 
 
-class Referee(Queries, Commands, Closing, Outbox, Intake, Matches):
+class Referee(Queries, Commands, Closing, Outbox, Intake, Matches, Faults):
     pass
 
 

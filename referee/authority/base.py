@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping
 
-from referee import pictures, registry
+from referee import checks, pictures, registry
 from referee.archive import Archive
 from referee.authority.timing import Timing
 from referee.calendar import deadline_ics
@@ -143,8 +143,10 @@ class Base:
                          html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None else None)
         if calendar is not None:
             parts["calendar"] = calendar
-        if reply_to is not None:
-            parts.update(auto="auto-replied", in_reply_to=reply_to.message_id, references=list(reply_to.references))
+        if reply_to is not None:  # only ids that can go into a header: the sender wrote them
+            refs = [r for r in reply_to.references if checks.message_id(r)]
+            parts.update(auto="auto-replied", references=refs,
+                         in_reply_to=reply_to.message_id if checks.message_id(reply_to.message_id) else None)
         data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
         return self.store.enqueue(dedupe, match_id, to, data, self.now())
 

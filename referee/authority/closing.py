@@ -9,20 +9,16 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from pydantic import ValidationError
 
+from referee import standings
 from referee.authority import crash
 from referee.authority.wording import Refusal
-from referee import standings
 from referee.contract import GM, Rng, derive_seed, state_hash
 from referee.pictures import svg_of
-
-
-log = logging.getLogger("referee.closing")
 
 
 @dataclass
@@ -34,38 +30,36 @@ class TickReport:
 
 class Closing:
     def tick(self) -> TickReport:
-        """One pass over every running match: close what is due, remind who is late."""
+        """One pass over every running match: close what is due, remind who is late.
+        Each match, close, reminder and archive repair in a guard of its own."""
         report = TickReport()
         self.repair_archive()
         now = self.now()
         for match in self.store.matches("running"):
-            turn = self.store.current_turn(match["id"])
-            if turn is None or turn["status"] != "open" or not turn["deadline"]:
-                continue
-            timing = self.timing(match)
-            deadline = datetime.fromisoformat(turn["deadline"])
-            all_in = not self.still_awaited(match["id"], turn)
-            waiting = bool(self.store.waits(match["id"], turn["number"]))
-            if timing.close_due(deadline, now, all_in, waiting):
-                try:
-                    if self.close_turn(match["id"]) is not None:
-                        report.closed.append((match["id"], turn["number"]))
-                except Exception as e:  # one broken match must not stop the others
-                    log.exception("closing %s turn %s failed", match["id"], turn["number"])
-                    report.failed.append((match["id"], turn["number"]))
-                    self._tell_gm_of_fault(match, turn, e)
-            else:
-                with self.store.transaction():
-                    report.reminded += self._remind(match, turn, now, deadline, timing)
+            with self.guarded("tick", match["id"], match["id"]):
+                self._tick_match(match, now, report)
         return report
 
-    def _tell_gm_of_fault(self, match, turn, error: Exception) -> None:
-        with self.store.transaction():
-            self.queue(f"fault:{match['id']}:{turn['number']}.{turn['rev']}", match["id"], match["gm_email"],
-                       f"[{match['id']}] turn {turn['number']} could not be resolved",
-                       f"Closing turn {turn['number']} of {match['id']} failed:\n\n  {type(error).__name__}: {error}\n\n"
-                       "The turn stays open and is tried again on every tick. Pause the match, or\n"
-                       "roll back / replace a player, once the cause is known.\n")
+    def _tick_match(self, match: dict, now, report: TickReport) -> None:
+        turn = self.store.current_turn(match["id"])
+        if turn is None or turn["status"] != "open" or not turn["deadline"]:
+            return
+        timing = self.timing(match)
+        deadline = datetime.fromisoformat(turn["deadline"])
+        all_in = not self.still_awaited(match["id"], turn)
+        waiting = bool(self.store.waits(match["id"], turn["number"]))
+        item = f"{match['id']}:{turn['number']}.{turn['rev']}"
+        if timing.close_due(deadline, now, all_in, waiting):
+            with self.guarded("close", item, match["id"], turn["number"]) as guard:
+                closed = self.close_turn(match["id"])
+            if guard.failed:  # the turn stays open and is tried again next tick
+                report.failed.append((match["id"], turn["number"]))
+            elif closed is not None:
+                self.store.clear_fault("close", item)
+                report.closed.append((match["id"], turn["number"]))
+        else:
+            with self.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
+                report.reminded += self._remind(match, turn, now, deadline, timing)
 
     def _remind(self, match, turn, now, deadline, timing) -> int:
         offset = timing.due_reminder(deadline, now, datetime.fromisoformat(turn["opened"]))
@@ -122,10 +116,9 @@ class Closing:
             self.store.resolve_turn(match_id, turn["number"], result, now)
             crash.point("close.before_commit")
         crash.point("close.committed")
-        try:
+        # the turn stands whatever happens to its archive; the next tick writes it again
+        with self.guarded("archive", f"{match_id}:{turn['number']}", match_id, turn["number"]):
             self.archive_turn(match_id, turn["number"])
-        except OSError:  # the turn stands; the next tick writes the archive again
-            log.exception("archiving %s turn %s failed", match_id, turn["number"])
         return turn["number"]
 
     def _orders_for(self, rules, state, match_id: str, turn: dict):
@@ -222,10 +215,11 @@ class Closing:
     def repair_archive(self) -> None:
         """Write what a crash (or a full disk) kept from the archive; retried every tick."""
         for row in self.store.unarchived():
-            try:
+            item = f"{row['match']}:{row['number']}"
+            with self.guarded("archive", item, row["match"], row["number"]) as guard:
                 self.archive_turn(row["match"], row["number"])
-            except OSError:
-                log.exception("archiving %s turn %s failed", row["match"], row["number"])
+            if not guard.failed:
+                self.store.clear_fault("archive", item)
 
     # -- GM: preview and rollback ------------------------------------------------
     def preview(self, match_id: str, tag: str | None = None) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from referee import checks
 from referee.authority import keys
 from referee.contract import GM
 from referee.authority.intake import Handled, _at, orders_text
-from referee.authority.matches import MatchError, load_spec
+from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.wording import Own, Refusal
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
@@ -26,7 +27,12 @@ class Commands:
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":
-            number = int(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0)
+            try:
+                number = checks.integer(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0,
+                                        0, checks.MAX_TURN, "turn")
+            except checks.Invalid:
+                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": checks.echo(env.args.get("turn"), 12)},
+                                                           *_at(doc, "turn"))], player=player)
             past = self.store.turn(match["id"], number) if number else None
             if past is None or past["status"] != "resolved":
                 return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number}) if number else Own("resend.nothing")], player=player)
@@ -64,6 +70,8 @@ class Commands:
     def gm_mail(self, mail, match, env, doc) -> Handled:
         lang = self.lang_of(match)
         if not keys.verify(env.key, match["gm_key_hash"]):
+            if mail.sender != match["gm_email"]:
+                return self.refuse_stranger(mail, "gm.denied", match["id"])
             return self.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
         cmd = env.command
         if cmd is None and env.orders is not None:
@@ -109,9 +117,11 @@ class Commands:
             return self.rollback(match_id)
         if cmd == "replace":
             # "seat": the envelope's own "player:" is the GM here
-            return self.replace_player(match_id, args["seat"], args["email"], args.get("name"))
+            return self.replace_player(match_id, str(args["seat"]), _address(args["email"]),
+                                       _checked(checks.header_text, args.get("name"), "name", "gm.bad_name", checks.MAX_NAME))
         if cmd == "observer":
-            return self.add_observer(match_id, args["email"], args.get("lang"))
+            return self.add_observer(match_id, _address(args["email"]),
+                                     _checked(checks.language, args.get("lang"), "lang", "gm.bad_lang"))
         if cmd == "end":
             return self.end(match_id)
         if cmd == "status":
@@ -151,22 +161,29 @@ class Commands:
             if turn["status"] != "open" or not turn["deadline"]:
                 raise Refusal("gm.extend_none")
             old = datetime.fromisoformat(turn["deadline"])
+            arg = "until" if until is not None else "by"
             if until is not None:
                 try:
-                    new = until if isinstance(until, datetime) else datetime.fromisoformat(str(until))
+                    new = until if isinstance(until, datetime) else datetime.fromisoformat(str(until)[:40])
                 except ValueError:
-                    raise Refusal("gm.bad_time", "until", value=until) from None
+                    raise Refusal("gm.bad_time", "until", value=checks.echo(until)) from None
                 if new.tzinfo is None:
                     new = new.replace(tzinfo=self.timing(match).zone)
             elif hours is not None:
                 try:
-                    new = self.timing(match).extend(old, hours)
-                except ValueError:
-                    raise Refusal("gm.bad_duration", "by", value=hours) from None
+                    new = self.timing(match).extend(old, str(hours)[:40] if isinstance(hours, str) else hours)
+                except OverflowError:
+                    raise Refusal("gm.too_far", "by", days=checks.MAX_AHEAD.days) from None
+                except (ValueError, TypeError):
+                    raise Refusal("gm.bad_duration", "by", value=checks.echo(hours)) from None
             else:
                 raise Refusal("gm.extend_how", "command")
+            try:  # a deadline the clock can hold, and grace and reminders after it
+                checks.moment(new, self.now(), arg)
+            except checks.Invalid:
+                raise Refusal("gm.too_far", arg, days=checks.MAX_AHEAD.days) from None
             if new <= old:
-                raise Refusal("gm.extend_earlier", "until" if until is not None else "by")
+                raise Refusal("gm.extend_earlier", arg)
             self.store.set_deadline(match_id, turn["number"], new)
             self._notify_all(match_id, "extended")
         return f"deadline {self.timing(match).local(new)}"
@@ -175,7 +192,7 @@ class Commands:
         with self.store.transaction():
             match = self.store.match(match_id)
             if self.store.player(match_id, player_id) is None:
-                raise Refusal("gm.no_seat", "seat", seat=player_id)
+                raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             turn = self.store.current_turn(match_id)
@@ -212,15 +229,19 @@ class Commands:
     # -- creating a match by mail -----------------------------------------------
     def create_by_mail(self, mail, env, doc) -> Handled:
         lang = self.settings.default_lang
-        allowed = self.settings.gm_keys.get(mail.sender)
-        if allowed is None or keys.normalise(env.key or "") != keys.normalise(allowed):
+        allowed = self.settings.gm_keys.get(mail.sender) if mail.sender else None
+        if allowed is None:
+            return self.refuse_stranger(mail, "gm.denied")
+        if keys.normalise(env.key or "") != keys.normalise(allowed):
             return self.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
         try:
             spec = load_spec(source if source is not None else {})
             if spec.id != env.match:
                 raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
-            self.create_match(spec, gm_key=allowed)
+            self.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
+        except MatchFileRefused as e:   # its own words in en and de
+            return self.refuse(mail, None, lang, [e.problem], code="command.failed")
         except MatchError as e:
             return self.refuse(mail, None, lang, [Own("command.failed", {"command": "create", "reason": "; ".join(e.problems)})])
         match = self.store.match(spec.id)
@@ -229,6 +250,23 @@ class Commands:
                                            command="create", done=f"created {spec.id}")
         self.reply(mail, match, gm, subject, text)
         return Handled("processed", "create", spec.id, "@gm")
+
+
+def _address(value) -> str:
+    try:
+        return checks.email(value, "email")
+    except checks.Invalid:
+        raise Refusal("gm.bad_address", "email", value=checks.echo(value)) from None
+
+
+def _checked(check, value, arg: str, code: str, *extra):
+    """``value`` through ``check`` (None stays None), else a Refusal at ``arg``."""
+    if value is None:
+        return None
+    try:
+        return check(value, arg, *extra)
+    except checks.Invalid:
+        raise Refusal(code, arg, value=checks.echo(value), known=", ".join(checks.LANGUAGES)) from None
 
 
 def _last_resolved(store, match_id: str) -> int | None:

@@ -1,8 +1,9 @@
 """Handling one received mail, end to end, in one transaction before any reply.
 
-Order of checks: dedupe, archive the raw mail, loop guards (no reply to
-automatic mail), rate limit, size, document, envelope, match, player, key,
-then the command or the orders.  The reply is queued in the outbox inside the
+Order of checks: dedupe, rate limit, archive the raw mail (only its header
+section when over the rate or the size), loop guards (no reply to automatic
+mail), size, document, envelope, match, player, key, then the command or the
+orders; lateness by when the mail reached the server (``_arrived``).  The reply is queued in the outbox inside the
 same transaction, so a crash anywhere means the mail is handled again from
 scratch, and a mail handled once is never answered twice.
 """
@@ -15,11 +16,16 @@ from datetime import datetime
 
 import yaml
 
+from referee import checks
 from referee.authority import crash, keys
 from referee.authority.base import Base
 from referee.authority.wording import NOTHING_TO_FIX, Own, describe
+from referee.mail.inbound import header_section
 
 GM_IDS = ("@gm", "gm")
+STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
+STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
+MAX_PROBLEMS = 20                 # problems listed in one refusal
 PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
 log = logging.getLogger("referee.intake")
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -53,7 +59,7 @@ class Intake(Base):
             log.exception("handling %s failed", mail.message_id)
             with self.store.transaction():
                 self.archive.save_mail(None, None, mail.content_hash, mail.raw)
-                if not mail.automatic and mail.sender:
+                if not mail.automatic and self.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
                     subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
                                                        problems=[describe(Own("internal.error"), lang)])
@@ -80,36 +86,49 @@ class Intake(Base):
                     env = read
         match = self.store.match(env.match) if env is not None else None
         turn = self.store.current_turn(match["id"]) if match else None
-        self.archive.save_mail(match["id"] if match else None, turn["number"] if turn else None,
-                               mail.content_hash, mail.raw)
         mid = match["id"] if match else None
+        limited = None if mail.automatic else self._rate_limited(mail)
+        # A mail over the rate is kept as its header section only (a flood must not fill the
+        # disk); an over-size one is only that already (parse_inbound).
+        self.archive.save_mail(mid, turn["number"] if turn else None, mail.content_hash,
+                               mail.raw if limited is None else header_section(mail.raw)[0])
         if mail.automatic:
             return Handled("ignored", mail.automatic, mid)
         lang = self.lang_of(match) if match else self._sender_lang(mail)
-        limited = self._rate_limited(mail)
         if limited is not None:
-            if limited is True:
+            if limited is True or not self.known(mail.sender):
                 return Handled("ignored", "mail.rate_limited", mid)
             return self.refuse(mail, None, lang, [limited], code="mail.rate_limited")
         if mail.too_large:
+            if not self.known(mail.sender):
+                return self.refuse_stranger(mail, "mail.too_large")
             return self.refuse(mail, None, lang, [Own("mail.too_large")])
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":
             return self.create_by_mail(mail, env, doc)
         if match is None:
+            if not self.known(mail.sender):   # whether a match exists is no stranger's business
+                return self.refuse_stranger(mail, "match.unknown")
             return self.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
         if env.player in GM_IDS:
             return self.gm_mail(mail, match, env, doc)
+        member = self.known(mail.sender, match)
         player = self.store.player(match["id"], env.player)
         if player is None:
+            if not member:
+                return self.refuse_stranger(mail, "player.unknown", mid)
             return self.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
                                                        *_at(doc, "player"))])
         lang = self.lang_of(match, player)
         if (env.key or "").strip().upper() in PLACEHOLDER_KEYS:  # nobody else's attempt: no warning to the owner
+            if not member:
+                return self.refuse_stranger(mail, "key.placeholder", mid)
             return self.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()}, *_at(doc, "key"))])
         if not keys.verify(env.key, player["key_hash"]):
             self._tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
+            if not member:
+                return self.refuse_stranger(mail, "key.wrong", mid)
             return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
         if env.command:
             return self.player_command(mail, match, player, env, doc)
@@ -121,7 +140,8 @@ class Intake(Base):
         if env.turn is not None and env.turn != turn["number"]:
             return self.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
                                                        *_at(doc, "turn"))], player=player)
-        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), self.now()):
+        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
+                                                                      self._arrived(mail, turn)):
             info = self.deadline_info(match, turn, lang)
             return self.refuse(mail, match, lang, [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})],
                                player=player)
@@ -150,13 +170,25 @@ class Intake(Base):
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
 
+    def _arrived(self, mail, turn) -> datetime:
+        """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
+        orders in time are in time after an outage too; never the Date: header, which
+        the sender writes.  A time in the future or before the turn opened is not
+        believed: then it is now."""
+        now = self.now()
+        arrived = getattr(mail, "received", None)
+        opened = datetime.fromisoformat(turn["opened"]) if turn.get("opened") else None
+        if arrived is None or arrived > now or (opened is not None and arrived < opened):
+            return now
+        return arrived
+
     # -- replies ---------------------------------------------------------------
     def reply(self, mail, match, player, subject: str, text: str) -> None:
         """Answer the sender; if that is not the registered address, copy it there."""
         mid = match["id"] if match else None
         self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", mid, mail.sender or player["email"],
                    subject, text, reply_to=mail)
-        if player is not None and mail.sender != player["email"]:
+        if player is not None and mail.sender and mail.sender != player["email"]:
             lang = self.lang_of(match, player)
             csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
                                                  player=player, sender=mail.sender or "?", subject=subject, body=text)
@@ -170,6 +202,10 @@ class Intake(Base):
         lines of the mail itself are asked, if they agree on one name."""
         named = _named_match(mail, doc)
         match = self.store.match(named) if named else None
+        if match is not None and not self.known(mail.sender, match):
+            match = None   # a stranger learns nothing of the match the mail names
+        if match is None and not self.known(mail.sender):
+            return self.refuse_stranger(mail, problems[0].code if problems else "envelope")
         if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
             lang = self.lang_of(match)
         handled = self.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
@@ -183,6 +219,7 @@ class Intake(Base):
     def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None,
                source: str | None = None) -> Handled:
         ctx_match = self.match_ctx(match, self.rules(match)) if match else None
+        problems = list(problems)[:MAX_PROBLEMS]
         fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
         subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang, source) for p in problems],
                                            fixable=fixable,
@@ -193,12 +230,42 @@ class Intake(Base):
         return Handled("refused", reason, match["id"] if match else None, player["id"] if player else None)
 
     def _tell_wrong_key(self, mail, match, player) -> None:
-        if mail.sender == player["email"]:
-            return  # the reply itself reaches the registered address
+        if mail.sender == player["email"] or not mail.sender:
+            return  # the reply itself reaches the registered address; no sender: nobody to name
         lang = self.lang_of(match, player)
         subject, text = self.renderer.mail("wrong_key", lang, match=self.match_ctx(match, self.rules(match)),
-                                           player=player, sender=mail.sender or "?")
-        self.queue(f"wrongkey:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"], subject, text)
+                                           player=player, sender=checks.echo(mail.sender))
+        # at most one notice per seat and hour, however many forged senders try
+        hour = self.now().strftime("%Y%m%d%H")
+        self.queue(f"wrongkey:{match['id']}:{player['id']}:{hour}", match["id"], player["email"], subject, text)
+
+    # -- strangers ----------------------------------------------------------------
+    def known(self, sender: str, match=None) -> bool:
+        """Whether ``sender`` may be answered in full: a player or the GM of
+        ``match``; without a match, of any running match, or a creator."""
+        if not sender:
+            return False
+        if match is not None:
+            return sender == match["gm_email"] or self.store.plays_in(match["id"], sender)
+        return sender in self.settings.gm_keys or self.store.language_of_address(sender) is not None
+
+    def refuse_stranger(self, mail, reason: str, match_id: str | None = None) -> Handled:
+        """Mail from an address the referee does not know: one short fixed answer,
+        reflecting nothing and telling nothing of matches or seats, and only while a
+        global hourly budget lasts (forged senders must not turn it into a mail cannon)."""
+        if mail.sender and self._stranger_budget():
+            subject, text = self.renderer.mail("stranger", self.settings.default_lang)
+            self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
+                       reply_to=mail)
+        log.info("mail %s from an unknown sender refused (%s)", checks.echo(mail.message_id, 80), reason)
+        return Handled("refused", reason, match_id)
+
+    def _stranger_budget(self) -> bool:
+        limit = self.intake.RateLimit(capacity=STRANGER_REPLIES_PER_HOUR)
+        stored = self.store.rate_bucket(STRANGERS)
+        decision = limit.take(self.intake.Bucket.from_json(stored) if stored else None, self.now())
+        self.store.put_rate_bucket(STRANGERS, decision.bucket.to_json())
+        return decision.allowed
 
     def _rate_limited(self, mail):
         """None if the mail may pass; the problem to tell the sender once; True to stay silent."""

@@ -1,18 +1,20 @@
 """Creating and starting matches."""
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Mapping
 
-import yaml
 from pydantic import ValidationError
 
-from referee import registry
+from referee import checks, registry
 from referee.authority import keys
 from referee.authority.base import Base
 from referee.authority.spec import MatchSpec
 from referee.contract import Rng, derive_seed, phrase, state_hash
+from referee.intake.problems import Located, referee_problem
+from referee.intake.safe_yaml import YamlRefused, load_checked
 
 
 class MatchError(ValueError):
@@ -29,14 +31,59 @@ class Created:
     gm_key: str
 
 
+class MatchFileRefused(MatchError):
+    """A match file the capped YAML loader refused (too large, too deep, too many
+    values, an alias or a tag); ``problem`` says so in every language."""
+
+    def __init__(self, problem: Located) -> None:
+        super().__init__([problem.text["en"]])
+        self.problem = problem
+
+
+_IN_MATCH_FILE = {"en": ("In the match file: ", "In the match file, l"), "de": ("In der Partiedatei: ", "In der Partiedatei, Z")}
+
+
+def _refused(err: YamlRefused) -> MatchFileRefused:
+    line = err.line + 1 if err.line is not None else None
+    column = err.column + 1 if err.column is not None else None
+    said = referee_problem(err.code, line=line, column=column, **(err.params or {}))
+    text = {}
+    for lang in said.text:
+        plain, placed = _IN_MATCH_FILE.get(lang, _IN_MATCH_FILE["en"])
+        body = said.describe(lang)
+        text[lang] = placed + body[1:] if line is not None else plain + body   # "Line 2: ..." -> ", line 2: ..."
+    return MatchFileRefused(Located(err.code, "error", None, None, "", dict(err.params or {}), text))
+
+
 def load_spec(source: str | Mapping) -> MatchSpec:
-    data = yaml.safe_load(source) if isinstance(source, str) else dict(source)
+    """A match file (YAML text, on disk or mailed, or a mapping already read),
+    loaded with the limits of an order document: size, depth, number of values,
+    no anchors, aliases or tags."""
+    if isinstance(source, str):
+        try:
+            data = load_checked(source).data
+        except YamlRefused as err:
+            raise _refused(err) from None
+    else:
+        data = dict(source)
     if not isinstance(data, dict):
         raise MatchError(["a match file is a YAML mapping"])
     try:
         return MatchSpec.model_validate(data)
     except ValidationError as e:
         raise MatchError([f"{'.'.join(map(str, err['loc'])) or 'file'}: {err['msg']}" for err in e.errors()]) from None
+
+
+def _within_the_calendar(timing, now) -> None:
+    """Every span of a schedule and its first deadline within a year, so that no
+    deadline, grace or reminder computed from them can leave the calendar."""
+    schedule = timing.schedule
+    for name in ("period", "grace", "min_turn"):
+        if getattr(schedule, name) is not None:
+            checks.duration(getattr(schedule, name), name)
+    for offset in schedule.reminders:
+        checks.duration(offset, "reminders")
+    checks.moment(timing.first_deadline(now), now, "first_deadline")
 
 
 class Matches(Base):
@@ -51,13 +98,14 @@ class Matches(Base):
         players = [p.id for p in spec.players]
         options = spec.game_options()
         problems = [phrase(rules, p, "en") for p in rules.check_options(players, options) if p.is_error]
+        now = self.now()
         try:
             timing = self.timing({"spec": spec.model_dump(mode="json")})
+            _within_the_calendar(timing, now)
         except Exception as e:  # the schedule's own validation message is the useful part
             problems.append(f"schedule: {e}")
         if problems:
             raise MatchError(problems)
-        now = self.now()
         seed = seed or secrets.token_hex(16)
         state = rules.setup(players, options, Rng(derive_seed(seed, "setup")))
         gm_key = gm_key or keys.new_key()
@@ -102,7 +150,9 @@ class Matches(Base):
         subject, text = self.renderer.mail(
             kind, lang, match=self.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
-        self.queue(f"{kind}:{match['id']}:{player['id']}:{key[-4:]}", match["id"], player["email"], subject, text,
+        # once per key, named by a digest of the stored salted hash: no part of the key itself
+        issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
+        self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,
                    calendar=self.calendar_part(match, turn, lang))
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:

@@ -7,6 +7,7 @@ Message-ID (derived from its dedupe key), so mail clients fold the two.
 """
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import socket
@@ -16,6 +17,7 @@ from datetime import datetime, timedelta
 from referee.authority import crash
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 
+log = logging.getLogger("referee.outbox")
 _active: set[str] = set()   # claims this process is working on right now
 CLAIM_TIMEOUT = timedelta(minutes=15)   # a claim from another machine counts as lost after this
 MAX_ATTEMPTS = 10
@@ -64,12 +66,14 @@ class Outbox:
         scrubbed = False
         send_bytes = getattr(sink, "send_bytes", None)  # skips EmailMessage where the sink can
         for entry in self.store.claim_due(self.now(), limit, owner, self._claim_lost):
-            if send_bytes is None:
-                msg = self.build_message(entry["message"])
-            else:
-                raw, sender, rcpts = self.wire_message(entry["message"])
-            crash.point("outbox.before_send")
             try:
+                # built inside the guard: a message that cannot be built is this row's
+                # failure alone, never a row left 'sending' ahead of every other
+                if send_bytes is None:
+                    msg = self.build_message(entry["message"])
+                else:
+                    raw, sender, rcpts = self.wire_message(entry["message"])
+                crash.point("outbox.before_send")
                 if send_bytes is None:
                     sink.send(msg)
                 else:
@@ -86,6 +90,13 @@ class Outbox:
             except PermanentMailError as e:
                 with self.store.transaction():
                     self.store.record_attempt(entry["id"], "failed", str(e), self.now(), None)
+                report.failed += 1
+                continue
+            except Exception as e:  # unbuildable or refused by the sink's own checks
+                log.exception("outbox row %s (%s) cannot be sent; set aside", entry["id"], entry["dedupe"])
+                with self.store.transaction():
+                    self.store.record_attempt(entry["id"], "failed", f"{type(e).__name__}: {e}"[:500], self.now(), None)
+                    self.note_fault("outbox", str(entry["id"]), e, entry.get("match"))
                 report.failed += 1
                 continue
             crash.point("outbox.after_send")

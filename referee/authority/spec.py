@@ -1,12 +1,11 @@
 """The match file a GM writes (YAML), validated before anything is created."""
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+from referee import checks
 
 
 class _Strict(BaseModel):
@@ -22,21 +21,27 @@ class PlayerSpec(_Strict):
     @field_validator("id")
     @classmethod
     def _id(cls, v: str) -> str:
-        if not _ID.match(v):
-            raise ValueError("a player id is lower-case letters, digits, '-' or '_'")
-        return v
+        return checks.seat(v)    # "gm" is the game master's
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return checks.header_text(v, "name", checks.MAX_NAME)
 
     @field_validator("email")
     @classmethod
     def _email(cls, v: str) -> str:
-        if "@" not in v or " " in v.strip():
-            raise ValueError("not a mail address")
-        return v.strip().lower()
+        return checks.email(v)
 
 
 class ObserverSpec(_Strict):
     email: str
     lang: Literal["de", "en"] | None = None
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str) -> str:
+        return checks.email(v)
 
 
 class MatchSpec(_Strict):
@@ -57,9 +62,17 @@ class MatchSpec(_Strict):
     @field_validator("id")
     @classmethod
     def _id(cls, v: str) -> str:
-        if not _ID.match(v):
-            raise ValueError("a match id is lower-case letters, digits, '-' or '_' (at most 63)")
-        return v
+        return checks.identifier(v, "a match id")
+
+    @field_validator("title")
+    @classmethod
+    def _title(cls, v: str | None) -> str | None:
+        return None if v is None else checks.header_text(v, "title")
+
+    @field_validator("gm")
+    @classmethod
+    def _gm(cls, v: str) -> str:
+        return checks.email(v, "gm")
 
     @field_validator("observers", mode="before")
     @classmethod

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee import checks
+
 TEXTS: dict[str, dict[str, str]] = {
     "match.unknown": {
         "en": "There is no match called '{match}'. Check the 'match:' line against your welcome mail.",
@@ -70,6 +72,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "gm.bad_time": {
         "en": "'{value}' is not a date and time such as \"2026-03-07 20:00\" (in the match's time zone).",
         "de": "'{value}' ist kein Zeitpunkt wie \"2026-03-07 20:00\" (in der Zeitzone der Partie)."},
+    "gm.too_far": {
+        "en": "A deadline can be moved at most {days} days ahead.",
+        "de": "Ein Abgabeschluss lässt sich höchstens {days} Tage in die Zukunft verschieben."},
+    "gm.bad_address": {
+        "en": "'{value}' is not a plain mail address (user@domain, ASCII only).",
+        "de": "'{value}' ist keine einfache Mailadresse (name@domain, nur ASCII)."},
+    "gm.bad_lang": {
+        "en": "'{value}' is not a language the referee writes; known: {known}.",
+        "de": "'{value}' ist keine Sprache, in der der Schiedsrichter schreibt; bekannt: {known}."},
+    "gm.bad_name": {
+        "en": "A name is one line of at most 80 characters, without control characters.",
+        "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
     "gm.needs": {
         "en": "The command '{command}' needs '{arg}:' as well.",
         "de": "Das Kommando '{command}' braucht auch '{arg}:'."},
@@ -111,6 +125,7 @@ NOTHING_TO_FIX = frozenset({
     "mail.rate_limited", "gm.pause", "gm.resume", "gm.extend_none", "gm.no_open_turn",
     "gm.no_resolved_turn"})
 
+MAX_PROBLEM = 600   # one problem's text in a reply, whatever the document held
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
           "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}
 _IN_FILE = {"en": "In the attached file {source}, ", "de": "In der angehängten Datei {source}, "}
@@ -127,8 +142,14 @@ class Own:
 
     def describe(self, lang: str) -> str:
         texts = TEXTS[self.code]
-        body = (texts.get(lang) or texts["en"]).format(**self.params)
+        # a value the sender chose is shown back short and on one line, never as a paragraph of theirs
+        params = {k: checks.echo(v, _LONGER.get(k, checks.MAX_ECHO)) if isinstance(v, str) else v
+                  for k, v in self.params.items()}
+        body = (texts.get(lang) or texts["en"]).format(**params)
         return _place(lang, self.line, self.column) + body
+
+
+_LONGER = {"reason": 400, "known": 200}   # the referee's own lists and explanations
 
 
 def _place(lang: str, line: int | None, column: int | None) -> str:
@@ -146,7 +167,7 @@ def describe(problem, lang: str, source: str | None = None) -> str:
     else:
         text = getattr(problem, "text", {}) or {}
         body = text.get(lang) or text.get("en") or problem.code
-        said = _place(lang, problem.line, problem.column) + body
+        said = _place(lang, problem.line, problem.column) + body[:MAX_PROBLEM]
     if source and source != "body" and problem.line is not None:
         if said.startswith("Line "):
             said = "l" + said[1:]

@@ -16,6 +16,8 @@ from . import finding
 from .problems import Located, referee_problem
 from .safe_yaml import Marks, YamlRefused, load_checked
 
+MAX_TEXT = 512_000  # characters of a mail text searched (a mail is at most 256 kB; HTML text 512 k)
+SHOWN_STARTS = 10   # a reply names the first lines of several documents, not thousands
 _KEY_LINE = re.compile(r"^(\s*key\s*:\s*)(\S.*)$", re.I)
 Path = tuple
 
@@ -125,7 +127,7 @@ def _tab_note(doc: Document, start: int, end: int) -> None:
 
 def read_text(text: str, source: str = "body", *, whole: bool = False) -> Document | list[Located]:
     """Find and load the document in one text (``whole``: the text is the document)."""
-    cleaned = finding.clean(text)
+    cleaned = finding.clean(text[:MAX_TEXT])
     doc = Document({}, source, "", source_lines=cleaned.lines, tabs=cleaned.tabs)
     if whole:
         doc.text = "\n".join(cleaned.lines)
@@ -134,7 +136,9 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
     lines = finding.visible_lines(cleaned)
     blocks = finding.find_blocks(lines)
     if len(blocks) > 1:
-        starts = ", ".join(str(b.start + 1) for b in blocks)
+        starts = ", ".join(str(b.start + 1) for b in blocks[:SHOWN_STARTS])
+        if len(blocks) > SHOWN_STARTS:
+            starts += ", …"
         return [referee_problem("document.several", line=blocks[1].start + 1, count=len(blocks), lines=starts)]
     if not blocks:
         rest = "\n".join(lines)

@@ -59,9 +59,15 @@ for _tag, _rx, _first in (
     StrictResolver.add_implicit_resolver(_tag, re.compile(_rx), list(_first))
 
 
+MAX_INT_DIGITS = 18   # any count or bid fits; a 60,000-digit number is refused, not converted
+
+
 class StrictConstructor(SafeConstructor):
     def construct_yaml_int(self, node):  # decimal only: no octal/sexagesimal surprises
-        return int(self.construct_scalar(node))
+        digits = self.construct_scalar(node)
+        if len(digits.lstrip("+-")) > MAX_INT_DIGITS:
+            raise yaml.constructor.ConstructorError(None, None, _TOO_LONG, node.start_mark)
+        return int(digits)
 
 
 StrictConstructor.add_constructor("tag:yaml.org,2002:int", StrictConstructor.construct_yaml_int)
@@ -120,7 +126,9 @@ class Loaded:
 
 
 # Plain-language German for libyaml's most common complaints.
+_TOO_LONG = f"a number of more than {MAX_INT_DIGITS} digits"
 _PROBLEMS_DE = {
+    _TOO_LONG: f"eine Zahl mit mehr als {MAX_INT_DIGITS} Ziffern",
     "could not find expected ':'": "ein ':' fehlt",
     "did not find expected key": "hier wurde ein Schlüssel erwartet (Einrückung?)",
     "mapping values are not allowed in this context": "hier darf kein 'Schlüssel: Wert' stehen (Einrückung oder fehlende Anführungszeichen?)",

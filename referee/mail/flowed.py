@@ -12,7 +12,7 @@ SIGNATURE = "-- "
 
 def unflow(text: str, delsp: bool = False) -> str:
     out: list[str] = []
-    buffer: str | None = None
+    buffer: list[str] | None = None   # the pieces of a flowed paragraph (joined once: linear)
     buffer_depth = 0
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
@@ -23,15 +23,17 @@ def unflow(text: str, delsp: bool = False) -> str:
         if flowed and delsp:
             content = content[:-1]
         if buffer is not None and depth != buffer_depth:
-            out.append(_quoted(buffer, buffer_depth))  # quote depth changed: no join
+            out.append(_quoted("".join(buffer), buffer_depth))  # quote depth changed: no join
             buffer = None
-        buffer = content if buffer is None else buffer + content
+        if buffer is None:
+            buffer = []
+        buffer.append(content)
         buffer_depth = depth
         if not flowed:
-            out.append(_quoted(buffer, depth))
+            out.append(_quoted("".join(buffer), depth))
             buffer = None
     if buffer is not None:
-        out.append(_quoted(buffer, buffer_depth))
+        out.append(_quoted("".join(buffer), buffer_depth))
     return "\n".join(out)
 
 

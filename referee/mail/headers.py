@@ -3,6 +3,11 @@
 compat32 keeps header values as the raw text; these helpers decode RFC 2047
 encoded words and stray 8-bit bytes (UTF-8 first, then Latin-1) themselves,
 so a malformed header yields its best-effort text instead of an exception.
+
+Every value is cut to ``MAX_VALUE`` characters before it is decoded: the
+standard library's RFC 2047 and address parsers take time quadratic in the
+length of some hostile values (unclosed encoded words, thousands of encoded
+words, ``(`` and ``"`` runs), and no header the referee reads needs more.
 """
 from __future__ import annotations
 
@@ -10,6 +15,11 @@ from datetime import datetime, timezone
 from email.header import Header, decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
+
+MAX_VALUE = 4_000        # characters of one header value that are read
+MAX_FIELDS = 8           # headers of one name read by ``addresses``
+MAX_ID = 250             # a longer "<...>" is not taken for a Message-ID
+MAX_REFERENCES = 20      # ids kept to thread on: the first (the thread's root) and the last ones
 
 
 def _unescape_8bit(value: str) -> str:
@@ -27,16 +37,23 @@ def _unescape_8bit(value: str) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _raw(msg: Message, name: str) -> str | None:
+def _raw(msg: Message, name: str, limit: int = MAX_VALUE) -> str | None:
     try:
         value = msg.get(name)
     except Exception:
         return None
     if value is None:
         return None
+    return _value(value, limit)
+
+
+def _value(value, limit: int = MAX_VALUE) -> str:
     if isinstance(value, Header):  # compat32 wraps raw 8-bit header bytes in a Header
-        return "".join(_chunk(data, charset) for data, charset in decode_header(value))
-    return _unescape_8bit(str(value))
+        try:
+            value = "".join(_chunk(data, charset) for data, charset in decode_header(value))
+        except Exception:
+            value = str(value)
+    return _unescape_8bit(str(value)[:limit])
 
 
 def _chunk(data: bytes | str, charset: str | None) -> str:
@@ -67,9 +84,9 @@ def text(msg: Message, name: str) -> str | None:
     return " ".join(decoded.split())
 
 
-def raw(msg: Message, name: str) -> str | None:
-    """The undecoded value of header ``name``, whitespace unfolded."""
-    value = _raw(msg, name)
+def raw(msg: Message, name: str, limit: int = MAX_VALUE) -> str | None:
+    """The undecoded value of header ``name`` (its first ``limit`` characters), whitespace unfolded."""
+    value = _raw(msg, name, limit)
     return None if value is None else " ".join(value.split())
 
 
@@ -92,9 +109,7 @@ def address(msg: Message, name: str) -> tuple[str, str]:
 def addresses(msg: Message, name: str) -> tuple[str, ...]:
     """Every lower-cased addr-spec in all ``name`` headers."""
     try:
-        values = [v if isinstance(v, str) else "".join(_chunk(d, c) for d, c in decode_header(v))
-                  for v in msg.get_all(name) or []]
-        values = [_unescape_8bit(v) for v in values]
+        values = [_value(v) for v in (msg.get_all(name) or [])[:MAX_FIELDS]]
         return tuple(a.strip().lower() for _, a in getaddresses(values) if a.strip())
     except Exception:
         return ()
@@ -113,14 +128,15 @@ def date(msg: Message) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
-def message_ids(value: str | None) -> tuple[str, ...]:
-    """The ``<...>`` ids in a Message-ID / References / In-Reply-To value."""
+def message_ids(value: str | None, keep: int = MAX_REFERENCES) -> tuple[str, ...]:
+    """The distinct ``<...>`` ids in a Message-ID / References / In-Reply-To value:
+    the first and the last ``keep - 1`` of them (one pass, however many there are)."""
     if not value:
         return ()
-    ids: list[str] = []
+    ids: dict[str, None] = {}
     for part in value.replace(">", "> ").split():
         part = part.strip(",")
-        if part.startswith("<") and part.endswith(">") and len(part) > 2 and "@" in part:
-            if part not in ids:
-                ids.append(part)
-    return tuple(ids)
+        if part.startswith("<") and part.endswith(">") and 2 < len(part) <= MAX_ID and "@" in part:
+            ids[part] = None
+    found = list(ids)
+    return tuple(found if len(found) <= keep else found[:1] + found[len(found) - keep + 1:])

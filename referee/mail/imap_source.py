@@ -1,4 +1,9 @@
-"""IMAP mail source (imapclient): bulk fetch, move after commit, IDLE, reconnects.
+"""IMAP mail source (imapclient): chunked fetch, move after commit, IDLE, reconnects.
+
+``incoming`` asks for every waiting mail's size and INTERNALDATE first, then
+fetches bodies in chunks of at most ``budget`` bytes (a mail over the size
+limit: only its header section), so memory stays bounded whatever the inbox
+holds.
 
 Refs are ``"<UIDVALIDITY>:<UID>"``.  If the folder's UIDVALIDITY changes
 between ``fetch`` and ``done`` (the mailbox was recreated), the UID no longer
@@ -14,19 +19,23 @@ import re
 import socket
 import ssl
 import time
-from typing import Callable, Iterable
+from datetime import datetime, timezone
+from typing import Callable, Iterable, Iterator
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
 from .errors import MailSourceError, refuse_cleartext_password
-from .source import _check_outcome
+from .inbound import MAX_HEAD, header_section
+from .source import Incoming, _check_outcome
 
 log = logging.getLogger(__name__)
 
 SECURITIES = ("plain", "starttls", "ssl")
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(<[^>\r\n]+>)", re.IGNORECASE | re.MULTILINE)
 _RETRYABLE = (IMAPClientAbortError, imaplib.IMAP4.abort, OSError, socket.timeout, ssl.SSLError)
+_HEAD = f"BODY.PEEK[HEADER]<0.{MAX_HEAD}>"
+_LISTING = 1000   # UIDs per FETCH of sizes and dates
 
 
 def _message_id(raw: bytes) -> str | None:
@@ -50,6 +59,7 @@ class ImapSource:
                  processed: str = "Referee/Processed", refused: str = "Referee/Refused",
                  ssl_context: ssl.SSLContext | None = None, *,
                  ignored: str = "Referee/Ignored", timeout: float = 30.0, chunk: int = 250,
+                 budget: int = 4_000_000,
                  max_failures: int = 5, backoff: float = 0.5, max_backoff: float = 30.0,
                  idle: bool = True, sleep: Callable[[float], None] = time.sleep,
                  allow_insecure: bool = False) -> None:
@@ -61,7 +71,7 @@ class ImapSource:
         self.security, self.ssl_context, self.timeout = security, ssl_context, timeout
         self.folder = folder
         self.targets = {"processed": processed, "refused": refused, "ignored": ignored}
-        self.chunk, self.max_failures = chunk, max_failures
+        self.chunk, self.budget, self.max_failures = chunk, budget, max_failures
         self.backoff, self.max_backoff, self._sleep = backoff, max_backoff, sleep
         self.idle = idle  # False: wait() sleeps even where IDLE is offered
         self.uidvalidity: int | None = None
@@ -80,6 +90,7 @@ class ImapSource:
                                 timeout=self.timeout)
         else:
             client = IMAPClient(self.host, port=self.port, ssl=False, timeout=self.timeout)
+        client.normalise_times = False   # INTERNALDATE with its zone, not naive local time
         try:
             if self.security == "starttls":
                 client.starttls(ctx)
@@ -157,23 +168,50 @@ class ImapSource:
                 raise MailSourceError(f"IMAP command failed: {exc}") from exc
 
     # -- MailSource ------------------------------------------------------
+    def incoming(self, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
+        listed = self._call(lambda client: self._listing(client, limit))
+        for group in _chunks(listed, self.budget, self.chunk, max_bytes):
+            bodies = self._call(lambda client: self._bodies(client, group, max_bytes))
+            for uid, size, arrived in group:
+                raw = bodies.get(uid)
+                if raw is None:  # expunged meanwhile
+                    continue
+                ref = f"{self.uidvalidity}:{uid}"
+                whole = max_bytes is None or size <= max_bytes
+                self._fetched[ref] = (_message_id(raw), hashlib.sha256(raw).hexdigest() if whole else None)
+                yield Incoming(ref, raw, size, arrived)
+
     def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
-        def op(client: IMAPClient) -> list[tuple[str, bytes]]:
-            self._select(client)  # also notices a changed UIDVALIDITY
-            uids = sorted(client.search(["NOT", "DELETED"]))[:limit]
-            out: list[tuple[str, bytes]] = []
-            for start in range(0, len(uids), self.chunk):
-                part = uids[start:start + self.chunk]
-                response = client.fetch(part, ["BODY.PEEK[]"])
-                for uid in part:
-                    raw = response.get(uid, {}).get(b"BODY[]")
-                    if raw is None:  # expunged meanwhile
-                        continue
-                    ref = f"{self.uidvalidity}:{uid}"
-                    self._fetched[ref] = (_message_id(raw), hashlib.sha256(raw).hexdigest())
-                    out.append((ref, raw))
-            return out
-        return self._call(op)
+        return [(m.ref, m.raw) for m in self.incoming(limit)]
+
+    def _listing(self, client: IMAPClient, limit: int) -> list[tuple[int, int, datetime | None]]:
+        """(uid, size, INTERNALDATE) of the oldest ``limit`` mails waiting."""
+        self._select(client)  # also notices a changed UIDVALIDITY
+        uids = sorted(client.search(["NOT", "DELETED"]))[:limit]
+        out = []
+        for start in range(0, len(uids), _LISTING):
+            part = uids[start:start + _LISTING]
+            response = client.fetch(part, ["RFC822.SIZE", "INTERNALDATE"])
+            for uid in part:
+                data = response.get(uid)
+                if data is not None:
+                    out.append((uid, int(data.get(b"RFC822.SIZE") or 0), _utc(data.get(b"INTERNALDATE"))))
+        return out
+
+    def _bodies(self, client: IMAPClient, group: list, max_bytes: int | None) -> dict[int, bytes]:
+        whole = [uid for uid, size, _ in group if max_bytes is None or size <= max_bytes]
+        heads = [uid for uid, size, _ in group if max_bytes is not None and size > max_bytes]
+        out: dict[int, bytes] = {}
+        if whole:
+            for uid, data in client.fetch(whole, ["BODY.PEEK[]"]).items():
+                if data.get(b"BODY[]") is not None:
+                    out[uid] = data[b"BODY[]"]
+        if heads:
+            for uid, data in client.fetch(heads, [_HEAD]).items():
+                head = next((v for k, v in data.items() if k.startswith(b"BODY[HEADER]")), None)
+                if head is not None:
+                    out[uid] = header_section(head)[0]
+        return out
 
     def done(self, ref: str, outcome: str) -> None:
         self.done_many([ref], outcome)
@@ -237,7 +275,9 @@ class ImapSource:
                             ref)
                 continue
             candidates = client.search(["HEADER", "Message-ID", message_id])
-            if candidates:
+            if candidates and digest is None:  # an over-size mail: never fetched whole
+                uids.extend(u for u in candidates[:1] if u not in uids)
+            elif candidates:
                 bodies = client.fetch(candidates, ["BODY.PEEK[]"])
                 for uid, data in bodies.items():
                     raw = data.get(b"BODY[]") or b""
@@ -275,3 +315,25 @@ class ImapSource:
                     client.shutdown()
                 except Exception:
                     pass
+
+
+def _utc(value) -> datetime | None:
+    if not isinstance(value, datetime):
+        return None
+    return value.astimezone(timezone.utc) if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def _chunks(listed: list, budget: int, most: int, max_bytes: int | None) -> Iterator[list]:
+    """Consecutive groups of at most ``most`` mails and ``budget`` bytes (a mail
+    over ``max_bytes`` counts as its header; one larger than the budget goes alone)."""
+    group: list = []
+    used = 0
+    for item in listed:
+        size = item[1] if max_bytes is None or item[1] <= max_bytes else MAX_HEAD
+        if group and (used + size > budget or len(group) >= most):
+            yield group
+            group, used = [], 0
+        group.append(item)
+        used += size
+    if group:
+        yield group

@@ -4,6 +4,11 @@ A source hands out mail that is not yet done; the core calls ``done`` only
 after it committed the mail's effect, so a crash in between means the mail is
 fetched again (the core dedupes on Message-ID + content hash).
 
+``incoming`` hands mails out one at a time, each with its size and when the
+server took it in (for lateness: a mail read after an outage arrived when it
+arrived); a mail over ``max_bytes`` comes as its header section only, so no
+mail, however large, is ever held whole, and never many at once.
+
 Maildir layout: mail is read from ``new/`` and ``cur/`` of the folder; ``done``
 moves the file (one atomic rename) into the Maildir++ sub-folders
 ``.Processed``, ``.Refused`` or ``.Ignored`` (their ``cur/``, flagged seen),
@@ -14,15 +19,31 @@ from __future__ import annotations
 import mailbox
 import os
 import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Protocol
+from typing import Iterator, Protocol
+
+from .inbound import MAX_HEAD, header_section
 
 OUTCOMES = ("processed", "refused", "ignored")
 
 
+@dataclass(frozen=True)
+class Incoming:
+    ref: str
+    raw: bytes                 # the mail, or only its header section if it is over the size limit
+    size: int                  # bytes as the source holds it
+    arrived: datetime | None   # when the server took it in (IMAP INTERNALDATE, Maildir delivery)
+
+
 class MailSource(Protocol):
+    def incoming(self, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
+        """Up to ``limit`` mails not yet done, oldest first, read one at a time;
+        one over ``max_bytes`` as its header section only."""
+
     def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` (ref, raw) pairs not yet done, oldest first."""
+        """Up to ``limit`` (ref, raw) pairs not yet done, oldest first (whole)."""
 
     def done(self, ref: str, outcome: str) -> None:
         """Move/flag ``ref`` as "processed" | "refused" | "ignored" (after commit)."""
@@ -81,17 +102,24 @@ class MaildirSource:
                 return path
         return None
 
-    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
-        out: list[tuple[str, bytes]] = []
-        for _, name, path in self._files()[:limit]:
+    def incoming(self, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
+        for mtime, name, path in self._files()[:limit]:
             try:
-                raw = path.read_bytes()
+                size = path.stat().st_size
+                if max_bytes is not None and size > max_bytes:
+                    with path.open("rb") as f:
+                        raw = header_section(f.read(MAX_HEAD + 4))[0]
+                else:
+                    raw = path.read_bytes()
             except FileNotFoundError:
                 continue
             ref = name.split(self._box.colon, 1)[0]
             self._paths[ref] = path
-            out.append((ref, raw))
-        return out
+            # The file was written when the mail was delivered (moving it keeps that time).
+            yield Incoming(ref, raw, size, datetime.fromtimestamp(mtime, timezone.utc))
+
+    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
+        return [(m.ref, m.raw) for m in self.incoming(limit)]
 
     def done(self, ref: str, outcome: str) -> None:
         _check_outcome(outcome)

@@ -101,6 +101,16 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at    TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_try);
+CREATE TABLE IF NOT EXISTS faults (
+    stage  TEXT NOT NULL,                   -- intake | close | archive | outbox | remind | next_due | tick
+    item   TEXT NOT NULL,                   -- the mail, turn, row or match it concerns
+    match  TEXT,
+    error  TEXT NOT NULL,                   -- the last error, type and message
+    count  INTEGER NOT NULL DEFAULT 1,
+    first  TEXT NOT NULL,
+    last   TEXT NOT NULL,
+    PRIMARY KEY (stage, item)
+);
 CREATE TABLE IF NOT EXISTS rate (
     sender TEXT PRIMARY KEY,
     bucket TEXT NOT NULL                    -- the rate limiter's state for this sender (JSON)

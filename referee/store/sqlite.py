@@ -6,6 +6,7 @@ decoded here) so a PostgreSQL store can implement the same methods.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -79,6 +80,9 @@ class SqliteStore:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # owner-only: it holds key hashes and, until sent, welcome mails with keys
+            # (SQLite gives its -wal and -shm files the database file's mode)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -170,6 +174,9 @@ class SqliteStore:
             "WHERE (p.email = ? OR m.gm_email = ?) AND m.status != 'ended' ORDER BY m.created DESC LIMIT 1",
             (email.lower(), email.lower(), email.lower()))
         return row["lang"] if row else None
+
+    def plays_in(self, match: str, email: str) -> bool:
+        return self._one("SELECT 1 AS x FROM players WHERE match=? AND email=?", (match, email.lower())) is not None
 
     def players(self, match: str) -> list[dict]:
         return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
@@ -316,6 +323,24 @@ class SqliteStore:
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database file and empty it."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # -- faults: items set aside after an unexpected error ------------------
+    def note_fault(self, stage: str, item: str, match: str | None, error: str, at: datetime) -> bool:
+        """Record a fault; True the first time this item fails at this stage."""
+        if self._exec("UPDATE faults SET count=count+1, error=?, last=? WHERE stage=? AND item=?",
+                      (error, _iso(at), stage, item)):
+            return False
+        self._exec("INSERT INTO faults (stage, item, match, error, first, last) VALUES (?,?,?,?,?,?)",
+                   (stage, item, match, error, _iso(at), _iso(at)))
+        return True
+
+    def clear_fault(self, stage: str, item: str) -> None:
+        self._exec("DELETE FROM faults WHERE stage=? AND item=?", (stage, item))
+
+    def faults(self, match: str | None = None) -> list[dict]:
+        if match is None:
+            return self._all("SELECT * FROM faults ORDER BY first")
+        return self._all("SELECT * FROM faults WHERE match=? ORDER BY first", (match,))
 
     # -- rate limit ---------------------------------------------------------
     def rate_bucket(self, sender: str) -> dict | None:

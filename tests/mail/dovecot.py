@@ -254,12 +254,13 @@ class Dovecot:
             with contextlib.suppress(Exception):
                 client.logout()
 
-    def append(self, user: str, raw: bytes, folder: str = "INBOX") -> int:
-        """APPEND ``raw`` to ``user``'s ``folder`` (created if missing); returns the UID."""
+    def append(self, user: str, raw: bytes, folder: str = "INBOX", when=None) -> int:
+        """APPEND ``raw`` to ``user``'s ``folder`` (created if missing), with the
+        INTERNALDATE ``when`` (a datetime; None: now); returns the UID."""
         with self.imap(user) as client:
             if not client.folder_exists(folder):
                 client.create_folder(folder)
-            answer = client.append(folder, raw)
+            answer = client.append(folder, raw, msg_time=when)
         text = answer.decode() if isinstance(answer, bytes) else str(answer)
         return int(text.split("APPENDUID", 1)[1].split()[1].rstrip("]"))
 

@@ -200,3 +200,16 @@ def test_mail_flagged_deleted_by_another_client_is_not_fetched(mailservers, sour
         client.select_folder("INBOX")
         client.delete_messages([uid])  # \Deleted, not yet expunged
     assert _ids(raw for _, raw in source.fetch()) == ["<keep@players.test>"]
+
+
+def test_incoming_gives_size_internaldate_and_only_the_head_of_an_over_size_mail(mailservers, source):
+    from datetime import datetime, timezone
+    when = datetime(2026, 3, 4, 8, 0, tzinfo=timezone.utc)
+    big = simple(msgid="<big@players.test>", body="x" * 300_000 + "\r\n")
+    mailservers.append("referee", big, when=when)
+    mailservers.append("referee", simple(msgid="<small@players.test>"))
+    small_mail, big_mail = sorted(source.incoming(max_bytes=256_000), key=lambda m: m.size)
+    assert big_mail.size == len(big) and big_mail.arrived == when
+    assert big_mail.raw == big[:big.index(b"\r\n\r\n") + 4]   # the header section only
+    assert parse_inbound(small_mail.raw).message_id == "<small@players.test>"
+    assert small_mail.arrived is not None and small_mail.arrived.tzinfo is not None

@@ -141,7 +141,8 @@ def test_oversized_mail_keeps_headers_but_no_body():
     raw = simple(body="x" * 300_000 + "\r\n")
     mail = parse_inbound(raw, max_bytes=256_000)
     assert mail.too_large and mail.text == "" and mail.sender == "alice@players.test"
-    assert mail.message_id == "<simple@players.test>" and mail.raw == raw
+    assert mail.message_id == "<simple@players.test>" and mail.size == len(raw)
+    assert mail.raw == raw[:raw.index(b"\r\n\r\n") + 4]  # only the header section is kept
 
 
 def test_oversized_attachment_is_dropped_and_flagged():

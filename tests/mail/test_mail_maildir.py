@@ -95,3 +95,18 @@ def test_sink_takes_a_message_reparsed_from_crlf_bytes(tmp_path):
     MaildirSink(tmp_path / "out").send(message_from_bytes(stored, policy=policy.SMTP))
     data, = [f.read_bytes() for f in (tmp_path / "out" / "new").iterdir()]
     assert b"\r" not in data and data.replace(b"\n", b"\r\n") == stored
+
+
+def test_incoming_gives_size_delivery_time_and_only_the_head_of_an_over_size_mail(tmp_path):
+    import os
+    from datetime import datetime, timezone
+    source = MaildirSource(tmp_path / "in")
+    small = _drop(tmp_path / "in", simple(msgid="<small@x>"))
+    big_raw = simple(msgid="<big@x>", body="x" * 300_000 + "\r\n")
+    big = _drop(tmp_path / "in", big_raw)
+    delivered = datetime(2026, 3, 4, 8, 0, tzinfo=timezone.utc)
+    os.utime(tmp_path / "in" / "new" / big, (delivered.timestamp(), delivered.timestamp()))
+    got = {m.ref: m for m in source.incoming(max_bytes=256_000)}
+    assert got[big].size == len(big_raw) and got[big].arrived == delivered
+    assert got[big].raw == big_raw[:big_raw.index(b"\r\n\r\n") + 4]   # the header section only
+    assert got[small].raw == simple(msgid="<small@x>") and got[small].arrived is not None

@@ -37,14 +37,15 @@ def test_refusal_of_a_broken_envelope_names_the_known_match(ref, outbox):
     assert keys["ann"] not in text
 
 
-def test_refusal_of_a_broken_envelope_from_a_stranger_speaks_the_matchs_language(ref, outbox):
+def test_refusal_of_a_broken_envelope_from_a_stranger_names_no_match(ref, outbox):
     players = [dict(p, lang=None) for p in SPEC["players"]]
     ref.create_match(dict(SPEC, id="de1", language="de", players=players))
     outbox.flush()
     ref.handle(inbound("neu@example.net", doc("ann", "X", "turn: 1\nordres:\n  bid: 2\n", match="de1")))
     [reply] = outbox.flush()
-    assert reply["Subject"] == "Re: [de1] Nicht angenommen"
-    assert "in der Partie de1 nicht angenommen" in text_of(reply)
+    assert reply["Subject"] == "Not accepted / Nicht angenommen"
+    assert "de1" not in text_of(reply) and "ordres" not in text_of(reply)
+    assert "Willkommensmail" in text_of(reply) and "welcome mail" in text_of(reply)
 
 
 def test_orders_text_leaves_out_empty_fields_the_player_never_wrote():
@@ -179,7 +180,7 @@ def test_problems_in_an_attachment_name_the_file(ref, outbox):
 def test_an_unreadable_document_is_still_answered_in_its_matchs_name(ref, outbox, body):
     ref.create_match(SPEC)
     keys_of(outbox)
-    assert ref.handle(inbound("new@example.net", body)).match is None
+    assert ref.handle(inbound("ann@example.org", body)).match is None
     [reply] = outbox.flush()
     assert reply["Subject"] == "Re: [toy1] Not accepted"
 
@@ -187,5 +188,5 @@ def test_an_unreadable_document_is_still_answered_in_its_matchs_name(ref, outbox
 def test_a_mail_naming_two_matches_is_answered_without_one(ref, outbox):
     ref.create_match(SPEC)
     keys_of(outbox)
-    ref.handle(inbound("new@example.net", "match: toy1\norders: {bid: 1}\n---\nmatch: toy2\norders: {bid: 2}\n"))
+    ref.handle(inbound("ann@example.org", "match: toy1\norders: {bid: 1}\n---\nmatch: toy2\norders: {bid: 2}\n"))
     assert outbox.flush()[0]["Subject"] == "Re: Not accepted"

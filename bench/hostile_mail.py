@@ -1,0 +1,239 @@
+"""Hostile mail at the size cap: time and peak memory of the whole intake path.
+
+Not a test: prints figures.  Each pathological shape of the security audit
+(issue 16, findings 4, 7 and 8) is built at the mail size cap (or beyond it,
+where the shape is about size) and sent through ``parse_inbound`` ->
+``read_document`` -> ``read_envelope`` (-> ``load_spec`` for a mailed
+``create``).  Every figure is also given as a ratio against an ordinary order
+mail of the same size (greeting, YAML, a long quoted earlier mail) measured
+in the same run.  Target: every mail under 0.5 s and 64 MB.
+
+Time: best of ``--runs``.  Memory: the rise of the process's peak resident
+set (Linux ``VmHWM``, reset per shape; counts C allocations such as libxml2's
+and libyaml's) and the Python heap peak (``tracemalloc``), whichever is larger.
+
+    python bench/hostile_mail.py [--runs 3] [--only NAME]
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import gc
+import os
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from referee.authority.matches import MatchError, load_spec
+from referee.intake import Document, read_document, read_envelope
+from referee.mail.inbound import MAX_BYTES, parse_inbound
+from referee.mail.source import MaildirSource
+
+CAP = MAX_BYTES - 2_000      # a mail just under the cap: its body is read
+TARGET_S, TARGET_MB = 0.5, 64
+
+ORDER = ("match: ff-bench\nplayer: madison\nkey: 4F7Q-K2XD-9MRA\nturn: 12\n"
+         "orders:\n  action: declare_vote\n  state: PA\n  side: yea\n  delegates: [ingersoll, mifflin]\n")
+
+
+def head(ctype: str = "text/plain; charset=utf-8", extra: str = "", subject: str = "orders",
+         sender: str = "Player <p@example.org>", to: str = "referee@example.net") -> str:
+    return (f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\n"
+            f"Message-ID: <hostile@example.org>\r\nDate: Sun, 22 Nov 2026 18:00:00 +0000\r\n{extra}"
+            f"MIME-Version: 1.0\r\nContent-Type: {ctype}\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
+
+
+def fill(prefix: str, unit: str, suffix: str = "", size: int = CAP) -> str:
+    """``prefix`` + ``unit`` repeated + ``suffix``, about ``size`` bytes in all."""
+    return prefix + unit * max(1, (size - len(prefix) - len(suffix)) // len(unit)) + suffix
+
+
+def ordinary(size: int = CAP) -> bytes:
+    """A real order mail: greeting, the YAML, a signature, a long quoted earlier mail."""
+    top = head() + "Hallo Spielleitung,\n\nhier meine Befehle:\n\n" + ORDER + "\nViele Grüße\n-- \nPlayer\n\n"
+    return fill(top + "Am Sa. schrieb Referee:\n", "> Zug 11: Pennsylvania stimmt mit yea, Virginia mit nay.\n",
+                size=size).encode()
+
+
+def _laughs() -> str:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'] + [
+        f"{chr(97 + i)}: &{chr(97 + i)} [" + ",".join([f"*{chr(96 + i)}"] * 9) + "]" for i in range(1, 9)]
+    return "\n".join(lines)
+
+
+def _create(match_file: str) -> bytes:
+    body = ("match: bomb\nplayer: \"@gm\"\nkey: BOSS-KEY2-3456\ncommand: create\nmatch_file: |\n" +
+            "".join("  " + line + "\n" for line in match_file.splitlines()))
+    return (head() + body).encode()
+
+
+def _multipart_nested(size: int) -> bytes:
+    unit = "Content-Type: multipart/mixed; boundary=b{0}\r\n\r\n--b{0}\r\n"
+    parts, used, i = [], 0, 0
+    while used < size - 200:
+        parts.append(unit.format(i))
+        used += len(parts[-1])
+        i += 1
+    return ("From: p@example.org\r\nMessage-ID: <nested@example.org>\r\n" + "".join(parts) +
+            "Content-Type: text/plain\r\n\r\n" + ORDER).encode()
+
+
+SHAPES = {
+    # finding 4: quadratic parsing
+    "html: '<a ' * 16000 (48 kB)": lambda: (head("text/html") + "<a " * 16000).encode(),
+    "html: '<a ' at the cap": lambda: fill(head("text/html"), "<a ").encode(),
+    "html: <div> nested at the cap": lambda: fill(head("text/html"), "<div>").encode(),
+    "html: <blockquote>*1000 + <br>": lambda: fill(head("text/html") + "<blockquote>" * 1000, "<br>").encode(),
+    "html: <b>x</b> pieces": lambda: fill(head("text/html"), "<b>x</b>").encode(),
+    "html: <pre> of newlines": lambda: fill(head("text/html") + "<pre>", "\n").encode(),
+    "html: '<' only": lambda: fill(head("text/html"), "<").encode(),
+    "References: 80,000 ids (too large)": lambda: (head(extra="References: " + " ".join(
+        f"<{i}.thread@example.org>" for i in range(80_000)) + "\r\n") + ORDER).encode(),
+    "References: ids at the cap": lambda: (fill(head(extra="References:"), " <1234567.t@example.org>",
+                                                "\r\n", CAP - 400) + "\r\n" + ORDER).encode(),
+    "body: 23,000 'match:' lines": lambda: (head() + "match: x\n" * 23_000).encode(),
+    "body: 'match:' / prose alternating": lambda: fill(head(), "match: x\nnot yaml here\n").encode(),
+    "body: staircase of anchors + blanks": lambda: (head() + "".join(
+        " " * i + "match: x\n" + "\n" * 500 for i in range(300, 0, -1))).encode(),
+    "body: empty lines only": lambda: fill(head() + ORDER, "\n").encode(),
+    "body: '>' quoted lines only": lambda: fill(head() + ORDER, "> >\n").encode(),
+    "body: one line, no breaks": lambda: fill(head() + ORDER, "x").encode(),
+    "body: tab-indented lines": lambda: fill(head() + ORDER, "\t\ta: b\n").encode(),
+    "body: format=flowed soft breaks": lambda: fill(head("text/plain; charset=utf-8; format=flowed"),
+                                                    "ab \r\n").encode(),
+    "body: quoted-printable soft breaks": lambda: fill(head().replace("8bit", "quoted-printable"),
+                                                       "a=\r\n").encode(),
+    "subject: unclosed encoded words": lambda: (fill(head(subject=""), "=?a?q?x", "", CAP - 400)
+                                                .replace("Subject: \r\n", "") + "\r\n" + ORDER).encode(),
+    "subject: 18,000 encoded words": lambda: (head(subject="=?utf-8?q?a?= " * 18_000) + ORDER).encode(),
+    "from: '(' and '\"' runs": lambda: (head(sender="(" * 60_000 + '"a' * 60_000 + " <p@example.org>") +
+                                       ORDER).encode(),
+    "to: 25,000 addresses": lambda: (head(to=",".join(f"a{i}@x.example" for i in range(25_000))) +
+                                    ORDER).encode(),
+    "header: 60,000 folded lines": lambda: (head(extra="X-Fold: a\r\n" + " b\r\n" * 60_000) + ORDER).encode(),
+    "header: 30,000 fields": lambda: (head(extra="X-A: b\r\n" * 30_000) + ORDER).encode(),
+    "content-type: 60,000 ';' params": lambda: (head("text/plain; charset=utf-8" + ";a" * 60_000) +
+                                                ORDER).encode(),
+    "mime: multipart nested at the cap": lambda: _multipart_nested(CAP),
+    "mime: 6,000 parts": lambda: (fill(head("multipart/mixed; boundary=b"),
+                                       "--b\r\nContent-Type: text/plain\r\n\r\nx\r\n", "--b--\r\n")).encode(),
+    "attachment: YAML, 60,000 '['": lambda: (head("multipart/mixed; boundary=b") +
+                                             "--b\r\nContent-Type: text/yaml; name=o.yaml\r\n"
+                                             "Content-Transfer-Encoding: base64\r\n\r\n" +
+                                             base64.encodebytes(("match: x\norders: " + "[" * 47_000)
+                                                                .encode()).decode() + "--b--\r\n").encode(),
+    "yaml: 60 kB of list items": lambda: (head() + "match: x\norders:\n" + "  - a\n" * 10_000).encode(),
+    "yaml: '- ' * 30,000 on one line": lambda: (head() + "match: x\norders: " + "- " * 30_000 + "\n").encode(),
+    "yaml: flow mapping of 7,000 keys": lambda: (head() + "match: x\norders: {" +
+                                                 ", ".join(f"k{i}: 1" for i in range(7_000)) + "}\n").encode(),
+    "yaml: syntax error after 60 kB": lambda: (head() + "match: x\norders:\n" + "  a: b\n" * 8_500 +
+                                               "  c: [\n").encode(),
+    "body: x-uuencode": lambda: fill(head().replace("8bit", "x-uuencode") + "begin 644 o.txt\n",
+                                     "M" + "86%A" * 15 + "\n", "`\nend\n").encode(),
+    # finding 7: billion laughs in a mailed create
+    "create: billion laughs match_file": lambda: _create("id: bomb\n" + _laughs()),
+    # finding 8: size
+    "size: 50 MB mail (parse only)": lambda: (head() + ORDER + "x" * 50_000_000).encode(),
+}
+
+
+def path(raw: bytes) -> None:
+    mail = parse_inbound(raw, own_addresses=["referee@example.net"])
+    doc = read_document(mail)
+    if isinstance(doc, Document):
+        env = read_envelope(doc)
+        if not isinstance(env, list) and env.command == "create":
+            source = env.args.get("match_file")
+            try:
+                load_spec(source if isinstance(source, str) else {})
+            except MatchError:
+                pass
+
+
+def _status(name: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(name + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _reset_peak() -> bool:
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def measure(fn, runs: int) -> tuple[float, float]:
+    """(best time in s, peak memory in MB) of ``fn()``."""
+    fn()  # warm up
+    best = float("inf")
+    for _ in range(runs):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    gc.collect()
+    rss_peak = 0.0
+    if _reset_peak():
+        before = _status("VmRSS")
+        fn()
+        rss_peak = max(0, _status("VmHWM") - before) / 1e6
+    gc.collect()
+    tracemalloc.start()
+    fn()
+    heap_peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    return best, max(rss_peak, heap_peak)
+
+
+def maildir_poll(count: int, size: int, runs: int) -> tuple[float, float]:
+    """Reading a Maildir of ``count`` mails of ``size`` bytes as ``poll_once`` does."""
+    with tempfile.TemporaryDirectory() as tmp:
+        box = MaildirSource(Path(tmp) / "in")
+        big = (head() + ORDER).encode() + b"x" * size
+        for i in range(count):
+            (Path(tmp) / "in" / "new" / f"{i}.bench").write_bytes(big)
+
+        def poll() -> None:
+            for item in box.incoming(500, max_bytes=MAX_BYTES):
+                path(item.raw) if item.size <= MAX_BYTES else parse_inbound(item.raw, size=item.size)
+        return measure(poll, runs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    base_raw = ordinary()
+    base_t, base_m = measure(lambda: path(base_raw), args.runs)
+    print(f"baseline: ordinary order mail of {len(base_raw):,} bytes: {base_t * 1e3:7.1f} ms, "
+          f"{base_m:6.1f} MB\n")
+    print(f"{'shape':40s} {'bytes':>11s} {'ms':>8s} {'x base':>7s} {'MB':>6s} {'x base':>7s}  ok")
+    worst = 0.0
+    rows = [(name, build) for name, build in SHAPES.items() if args.only.lower() in name.lower()]
+    for name, build in rows:
+        raw = build()
+        t, m = measure(lambda: path(raw), args.runs)
+        ok = t < TARGET_S and m < TARGET_MB
+        worst = max(worst, t)
+        print(f"{name:40s} {len(raw):11,d} {t * 1e3:8.1f} {t / base_t:7.1f} {m:6.1f} {m / max(base_m, 0.1):7.1f}"
+              f"  {'yes' if ok else 'NO'}", flush=True)
+        del raw
+    if not args.only or "maildir" in args.only.lower():
+        t, m = maildir_poll(12, 25_000_000, 1)
+        print(f"{'maildir poll: 12 mails of 25 MB':40s} {12 * 25_000_000:11,d} {t * 1e3:8.1f} {t / base_t:7.1f} "
+              f"{m:6.1f} {m / max(base_m, 0.1):7.1f}  (whole poll; per mail {t / 12 * 1e3:.1f} ms)")
+    print(f"\nslowest shape: {worst * 1e3:.1f} ms (target < {TARGET_S * 1e3:.0f} ms, < {TARGET_MB} MB per mail)")
+
+
+if __name__ == "__main__":
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()

@@ -1,0 +1,60 @@
+"""What the security tests share: a referee on SQLite with the toy game and an
+injected clock, its outbox sent into a Maildir (or a real SMTP server), the
+keys the welcome mails gave, and hostile raw mails written byte by byte (the
+way an attacker writes them, not the way a library would)."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from referee.mail.inbound import parse_inbound
+
+
+def _authority_kit():
+    """The authority tests' helpers (clock, outbox reader), loaded by location: every
+    test folder's conftest is called "conftest", so it cannot simply be imported."""
+    if "referee_authority_kit" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "referee_authority_kit", Path(__file__).resolve().parent.parent / "referee" / "conftest.py")
+        module = sys.modules["referee_authority_kit"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules["referee_authority_kit"]
+
+
+_kit = _authority_kit()
+Clock, Outbox, REFEREE, text_of, to = _kit.Clock, _kit.Outbox, _kit.REFEREE, _kit.text_of, _kit.to
+CREATOR = _kit.BOSS           # may create matches by mail (gm_keys)
+KEY = re.compile(r"(?:Your key|Dein Schlüssel|Your GM key|Dein Spielleitungs-Schlüssel): (\S+)")
+SPEC = {k: v for k, v in _kit.SPEC.items() if k != "observers"} | {"options": {"rounds": 3}}
+make_referee = _kit.make_referee
+
+
+# the authority tests' fixtures: the toy game registered, the clock, the referee, its outbox
+toy_registered, clock, ref, outbox = _kit.toy_registered, _kit.clock, _kit.ref, _kit.outbox
+
+
+def keys_of(msgs) -> dict[str, str]:
+    """Address local part -> key, from welcome mails."""
+    found = {}
+    for m in msgs:
+        hit = KEY.search(text_of(m))
+        if hit:
+            found[str(m["To"]).split("@")[0]] = hit.group(1)
+    return found
+
+
+def hostile(from_header: str, body: str, *, subject: str = "orders", message_id: str = "<h1@evil.test>",
+            extra: str = "") -> bytes:
+    """A raw mail with the headers exactly as given (CRLF line ends)."""
+    head = f"From: {from_header}\r\nTo: {REFEREE}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\n{extra}"
+    return (head + "Content-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")).encode("utf-8")
+
+
+def mail(raw: bytes):
+    return parse_inbound(raw, own_addresses=[REFEREE])
+
+
+def order(player: str, key: str, bid: int = 2, turn: int = 1, match: str = "toy1") -> str:
+    return f"match: {match}\nplayer: {player}\nkey: {key}\nturn: {turn}\norders:\n  bid: {bid}\n"
