@@ -98,3 +98,15 @@ def test_a_queued_report_builds_to_the_same_bytes_on_both_send_paths(match):
         raw, _, _ = ref.wire_message(data)
         assert raw == ref.build_message(data).as_bytes(policy=policy.SMTP)
         assert re.search(rb"boundary=\"==[0-9a-f]{32}==\"", raw) or b"multipart" not in raw
+
+
+def test_a_picture_the_renderer_cannot_read_leaves_the_mail_without_it(match):
+    from referee.app import open_referee
+    from referee.config import load
+    ref = open_referee(load(match / "referee.yaml"))
+    with ref.store.transaction():
+        ref.queue("broken:1", "parts", "adams@example.org", "Report", "text",
+                  '<p><img src="cid:board-picture"></p>', picture="<svg><unclosed <<")
+    (data,) = ref.store._db.execute("SELECT message FROM outbox WHERE dedupe = 'broken:1'").fetchone()
+    msg = message_from_bytes(ref.wire_message(data)[0], policy=policy.default)
+    assert [p.get_content_type() for p in msg.walk()] == ["multipart/alternative", "text/plain", "text/html"]
