@@ -16,12 +16,12 @@ COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c")
 SCALE_MAX = 20
 
 WORDS = {
-    "de": {"round": "Sitzung", "of": "von", "values": "Stadtwerte (0–20)", "korruption": "Korruption",
+    "de": {"after": "nach Sitzung", "before": "vor Sitzung", "of": "von", "values": "Stadtwerte (0–20)", "korruption": "Korruption",
            "influence": "Einfluss der Ratsmitglieder", "votes": "Abstimmungen der letzten Sitzung",
            "none": "noch keine Sitzung", "pro": "dafür", "contra": "dagegen", "no_result": "kein Ergebnis",
            "elected": "gewählt", "tie": "Gleichstand", "vacant": "unbesetzt", "limit": "Grenze",
            "over": "Spielende", "winner": "Sieg"},
-    "en": {"round": "Session", "of": "of", "values": "City values (0–20)", "korruption": "Corruption",
+    "en": {"after": "after session", "before": "before session", "of": "of", "values": "City values (0–20)", "korruption": "Corruption",
            "influence": "Councillors' influence", "votes": "Votes of the last session",
            "none": "no session yet", "pro": "for", "contra": "against", "no_result": "no result",
            "elected": "elected", "tie": "tie", "vacant": "vacant", "limit": "limit",
@@ -35,7 +35,9 @@ def picture(view: dict, lang: str) -> str:
     players = sorted({m["player"] for m in pub["members"] if m["player"]})
     colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(players)}
     svg = Svg(WIDTH, HEIGHT)
-    head = f"{pub['title']} · {w['round']} {min(pub['round'], pub['rounds'])} {w['of']} {pub['rounds']}"
+    # the view's round is the coming one; the board shows the session just held
+    held = f"{w['after']} {pub['last']['round']}" if pub["last"] else f"{w['before']} {pub['round']}"
+    head = f"{pub['title']} · {held} {w['of']} {pub['rounds']}"
     svg.text(16, 30, head, 20, bold=True)
     if pub["outcome"]:
         who = pub["outcome"].get("winner_name") or "—"

@@ -59,3 +59,10 @@ def test_standings_are_influence_per_player_and_korruption(seen):
     st = RULES.standings(seen[8])
     assert set(st["influence"]) == {"alrik", "boronian", "cordovan"}
     assert st["korruption"] == {"city": seen[8]["public"]["korruption"]}
+
+
+def test_the_heading_names_the_session_just_held(seen):
+    for view in seen.values():
+        pub = view["public"]
+        heading = texts(RULES.picture(view, "de"))[0]
+        assert heading.endswith(f"nach Sitzung {pub['last']['round']} von {pub['rounds']}")
