@@ -4,9 +4,10 @@ turned from SVG into PNG here, because several mail clients show no inline SVG.
 The renderer is resvg (the ``resvg-py`` wheel): one self-contained binary
 wheel with no system library behind it (CairoSVG needs the system's libcairo
 through cairocffi, which a fresh machine may lack), drawing SVG as specified.
-On these pictures CairoSVG is a little faster (``bench/pictures_render.py``:
-about 0.75 of resvg's time); a picture is rendered once per close and
-language, so the install that cannot break weighs more.
+On these pictures the two are about as fast (``bench/pictures_render.py``:
+CairoSVG took 0.64 to 1.03 of resvg's time over runs on a busy machine); a
+picture is rendered once per close and language, so the install that cannot
+break weighs more.
 """
 from __future__ import annotations
 
