@@ -66,3 +66,11 @@ def test_a_schema_refuses_an_unknown_order_and_a_missing_envelope(sites):
         jsonschema.validate({"match": "m", "player": "p", "orders": {"action": "vote", "bribe": 3}}, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"orders": {"action": "snub"}}, schema)
+
+
+def test_site_of_a_match_not_in_the_archive_is_refused(tmp_path, monkeypatch, capsys):
+    from referee.cli import main
+    monkeypatch.chdir(tmp_path)
+    assert main(["site", "no-such-match"]) == 2
+    assert "no archived match" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
