@@ -1,0 +1,98 @@
+"""The orders a player sends, per stage, and turning plan steps into plain dicts.
+
+``plan``: a list of steps tried in order each time his action comes up::
+
+    steps:
+      - buy: {column: 2, row: 1, pay: [r1]}     # or tile: carthage; pay: auto
+      - reroll: [w2, w4]                        # or reroll: all
+      - build: {pay: auto, trade: auto}
+      - pass                                    # accelerated: pass: {food_trade: [[w1, w3]]}
+      - ask                                     # stop and ask me
+
+``books`` (original variant, only when there is a real choice): which book dice
+to hold back for the famine.  ``famine``: which pairs of dice to trade into food.
+"""
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Id = str  # a die id ("w3", "o1") or a marker kind ("gold")
+ShortId = Field(max_length=12)
+Pairs = list[list[Id]]
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class BuyStep(_M):
+    tile: str | None = Field(None, max_length=40)
+    column: int | None = Field(None, ge=1, le=9)
+    row: int | None = Field(None, ge=1, le=9)
+    pay: Union[Literal["auto"], list[Id]] = Field("auto", max_length=24)
+    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+    replace: int | None = Field(None, ge=1, le=9)        # development slot replaced (R70)
+    give_back: list[Id] = Field(default_factory=list, max_length=9)   # dice returned (R66)
+
+
+class BuildStep(_M):
+    pay: Union[Literal["auto"], list[Id]] = Field("auto", max_length=24)
+    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+
+
+class PassStep(_M):
+    food_trade: Union[Literal["auto", "none"], Pairs, None] = Field(None, max_length=24)
+
+
+class Step(_M):
+    buy: BuyStep | None = None
+    reroll: Union[Literal["all"], list[Id], None] = Field(None, max_length=60)
+    build: BuildStep | None = None
+    pass_: PassStep | None = Field(None, alias="pass")
+
+
+class PlanOrders(_M):
+    steps: list[Union[Literal["pass", "ask", "build", "reroll"], Step]] = Field(default_factory=list,
+                                                                            max_length=40)
+
+
+class BooksOrders(_M):
+    hold: list[Id] = Field(default_factory=list, max_length=30)    # book dice kept for the famine
+    trade: Pairs = Field(default_factory=list, max_length=24)     # always refused (R101)
+
+
+class FamineOrders(_M):
+    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+
+
+SCHEMAS = {"plan": PlanOrders, "books": BooksOrders, "famine": FamineOrders}
+ACTIONS = ("buy", "reroll", "build", "pass_")
+
+
+def named(step) -> list[str]:
+    """The actions a step names (a step must name exactly one)."""
+    if isinstance(step, str):
+        return [step]
+    return [a.rstrip("_") for a in ACTIONS if a in step.model_fields_set]
+
+
+def normalise(step) -> dict | str:
+    """A parsed step as the plain dict kept in the state ("ask" stays a string)."""
+    if isinstance(step, str):
+        if step == "ask":
+            return "ask"
+        if step == "reroll":
+            return {"do": "reroll", "dice": "all"}
+        if step == "build":
+            return {"do": "build", "pay": "auto", "trade": "none"}
+        return {"do": "pass", "food_trade": None}
+    kind = named(step)[0]
+    if kind == "buy":
+        return {"do": "buy", **(step.buy or BuyStep()).model_dump()}
+    if kind == "reroll":
+        return {"do": "reroll", "dice": step.reroll if step.reroll is not None else "all"}
+    if kind == "build":
+        return {"do": "build", **(step.build or BuildStep()).model_dump()}
+    return {"do": "pass", "food_trade": (step.pass_ or PassStep()).food_trade}
