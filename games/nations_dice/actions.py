@@ -162,6 +162,7 @@ def do_step(d: dict, ed, p: str, step, rng, log: list) -> None:
         got = gain_markers(d, p, "reroll", t["rerolls"], log)
         log.append(("advisor", {"player": p, "tile": tid, "replaced": old, "rerolls": got}, None))
     elif t["type"] == "colony":
+        pl["colonies"].append(tid)                                     # R78
         for k, n in t["markers"].items():
             gain_markers(d, p, k, n, log)
         log.append(("colony", {"player": p, "tile": tid, "markers": dict(t["markers"])}, None))
