@@ -96,7 +96,9 @@ def kinds(log) -> list[str]:
 
 
 def first(log, kind: str, **match):
-    return next(e.data for e in log if e.kind == kind and all(e.data.get(k) == v for k, v in match.items()))
+    """The data of the first entry of ``kind`` (LogEntry or the engine's raw tuples)."""
+    entries = [(e.kind, e.data) if hasattr(e, "kind") else (e[0], e[1]) for e in log]
+    return next(data for k, data in entries if k == kind and all(data.get(x) == v for x, v in match.items()))
 
 
 def die(st: NState, p: str, die_id: str):
