@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
 
 Id = str  # a die id ("w3", "o1") or a marker kind ("gold")
 ShortId = Field(max_length=12)
@@ -52,6 +52,24 @@ class Step(_M):
     build: BuildStep | None = None
     pass_: PassStep | None = Field(None, alias="pass")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls(cls, v):
+        """``- build:`` (YAML null) means build with the defaults."""
+        if isinstance(v, dict):
+            v = dict(v)
+            for k in ("buy", "build", "pass", "pass_"):
+                if k in v and v[k] is None:
+                    v[k] = {}
+            if "reroll" in v and v["reroll"] is None:
+                v["reroll"] = "all"
+        return v
+
+    @model_serializer(mode="wrap")
+    def _only_the_action(self, handler):
+        """Dump only the action named, so the referee's dump → validate round trip keeps it."""
+        return {("pass" if k == "pass_" else k): v for k, v in handler(self).items() if v is not None}
+
 
 class PlanOrders(_M):
     steps: list[Union[Literal["pass", "ask", "build", "reroll"], Step]] = Field(default_factory=list,
@@ -75,7 +93,7 @@ def named(step) -> list[str]:
     """The actions a step names (a step must name exactly one)."""
     if isinstance(step, str):
         return [step]
-    return [a.rstrip("_") for a in ACTIONS if a in step.model_fields_set]
+    return [a.rstrip("_") for a in ACTIONS if getattr(step, a) is not None]
 
 
 def normalise(step) -> dict | str:

@@ -137,3 +137,15 @@ def test_reports_render_in_text_and_html(lang):
     assert ("PROGRESS BOARD" if lang == "en" else "FORTSCHRITTSPLAN") in text
     assert html and ("Progress board" if lang == "en" else "Fortschrittsplan") in html
     assert "steps:" in text
+
+
+def test_orders_survive_the_referees_dump_and_validate_round_trip():
+    st = game(("a", "b"))
+    raw = {"steps": [{"reroll": ["w1"]}, {"build": None}, {"buy": {"tile": "crete"}}, {"pass": {"food_trade": "auto"}},
+                     "ask", {"pass": None}]}
+    model = order(st, **raw)
+    again = RULES.order_schema(st, "plan").model_validate(model.model_dump(mode="json"))
+    from games.nations_dice.orders import normalise
+    assert [normalise(s) for s in again.steps] == [normalise(s) for s in model.steps]
+    assert [normalise(s)["do"] if s != "ask" else "ask" for s in model.steps] == \
+        ["reroll", "build", "buy", "pass", "ask", "pass"]
