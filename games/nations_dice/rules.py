@@ -28,7 +28,7 @@ class NationsDice:
     min_players = 1
     max_players = 4
     messages = MESSAGES
-    demo_seats = (["ada", "bert", "cleo"], "en")
+    demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
