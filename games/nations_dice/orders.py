@@ -14,12 +14,11 @@ to hold back for the famine.  ``famine``: which pairs of dice to trade into food
 """
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer, model_validator
 
-Id = str  # a die id ("w3", "o1") or a marker kind ("gold")
-ShortId = Field(max_length=12)
+Id = Annotated[str, StringConstraints(max_length=12)]  # a die id ("w3", "o1") or a marker kind ("gold")
 Pairs = list[list[Id]]
 
 

@@ -18,7 +18,8 @@ from .orders import named, normalise
 from .state import die_by_id, shows
 
 STATIC = {"trade.marker", "trade.strength", "trade.books", "trade.pair", "trade.twice", "pay.twice",
-          "pay.wrong_marker", "buy.no_slot", "buy.replace_slot", "famine.surplus", "famine.short"}
+          "pay.wrong_marker", "buy.no_slot", "buy.replace_slot"}
+NOW = {"famine.surplus", "famine.short"}   # refused in the step tried now; later the food may differ
 
 
 def describe(step) -> str:
@@ -63,6 +64,7 @@ def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
         for p in check_step(d, ed, player, step, where):
             explicit = isinstance(step.get("pay"), list) and step.get("trade") != "auto"
             static = (p.code in STATIC or (p.code == "build.no_wonder" and not bought)
+                      or (p.code in NOW and i == 0)
                       or (p.code in ("pay.short", "pay.useless", "pay.surplus") and explicit and not rerolled))
             if static:
                 out.append(_at(p, where))

@@ -149,3 +149,9 @@ def test_orders_survive_the_referees_dump_and_validate_round_trip():
     assert [normalise(s) for s in again.steps] == [normalise(s) for s in model.steps]
     assert [normalise(s)["do"] if s != "ask" else "ask" for s in model.steps] == \
         ["reroll", "build", "buy", "pass", "ask", "pass"]
+
+
+def test_hostile_long_die_id_is_refused_by_the_schema():
+    st = game(("a", "b"))
+    with pytest.raises(ValidationError):
+        order(st, steps=[{"reroll": ["w" * 5000]}])
