@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from referee.contract import Problem
 
+from .pay import pair_problems
 from .state import die_by_id, markers_free, shows
-
-MARKERS = ("reroll", "gold", "stone", "book", "food", "strength")
 
 
 def food_have(ed, pl: dict, skip=()) -> int:
@@ -58,23 +57,10 @@ def auto_trade(d: dict, ed, p: str, skip=()) -> list[list[str]]:
     return [[pool[2 * i][0], pool[2 * i + 1][0]] for i in range(missing)]
 
 
-def pair_problems(d: dict, ed, p: str, pairs, where: str) -> list[Problem]:
-    """Trades into food: pairs of distinct available dice, no markers, none wasted."""
+def food_pair_problems(d: dict, ed, p: str, pairs, where: str) -> list[Problem]:
+    """Trades into food: valid pairs (``pay.pair_problems``), none wasted."""
     pl = d["p"][p]
-    probs, seen = [], set()
-    for i, pair in enumerate(pairs):
-        if len(pair) != 2 or len(set(pair)) != 2:
-            probs.append(Problem("trade.pair", f"{where}.{i}"))
-            continue
-        for item in pair:
-            die = die_by_id(pl, item)
-            if item in MARKERS:
-                probs.append(Problem("trade.marker", f"{where}.{i}", params={"item": item}))
-            elif item in seen:
-                probs.append(Problem("trade.twice", f"{where}.{i}", params={"die": item}))
-            elif die is None or die[3]:
-                probs.append(Problem("die.not_available", f"{where}.{i}", params={"die": item}))
-            seen.add(item)
+    probs, seen = pair_problems(pl, pairs, where)
     if probs:
         return probs
     need = ed.events[d["event"]]["food"]
@@ -89,7 +75,7 @@ def pair_problems(d: dict, ed, p: str, pairs, where: str) -> list[Problem]:
 def food_trade_problems(d: dict, ed, p: str, food_trade, where: str) -> list[Problem]:
     if food_trade in (None, "auto", "none"):
         return []
-    return pair_problems(d, ed, p, food_trade, where)
+    return food_pair_problems(d, ed, p, food_trade, where)
 
 
 def choose_food_trade(d: dict, ed, p: str, food_trade) -> list:

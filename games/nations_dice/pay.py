@@ -13,6 +13,7 @@ from referee.contract import Problem
 from .state import die_by_id, markers_free, shows
 
 TRADEABLE = ("gold", "stone", "food")
+MARKERS = ("reroll", "gold", "stone", "book", "food", "strength")
 # auto trades give away dice showing these first (R128: never strength if avoidable)
 TRADE_RANK = {"gold": ("stone", "food", "book", "gold", "strength"),
               "stone": ("gold", "food", "book", "stone", "strength"),
@@ -57,6 +58,26 @@ def _auto_trades(ed, pl: dict, currency: str, missing: int, used: set) -> list[l
     return [[pool[2 * i][0], pool[2 * i + 1][0]] for i in range(min(missing, len(pool) // 2))]
 
 
+def pair_problems(pl: dict, pairs, where: str) -> tuple[list[Problem], set]:
+    """Trades: pairs of two different available dice, never markers, no die twice (R98, R102)."""
+    probs: list[Problem] = []
+    traded: set = set()
+    for i, pair in enumerate(pairs):
+        if len(pair) != 2 or len(set(pair)) != 2:
+            probs.append(_err("trade.pair", f"{where}.{i}"))
+            continue
+        for item in pair:
+            die = die_by_id(pl, item)
+            if item in MARKERS:
+                probs.append(_err("trade.marker", f"{where}.{i}", item=item))
+            elif item in traded:
+                probs.append(_err("trade.twice", f"{where}.{i}", die=item))
+            elif die is None or die[3]:
+                probs.append(_err("die.not_available", f"{where}.{i}", die=item))
+            traded.add(item)
+    return probs, traded
+
+
 def payment(ed, pl: dict, currency: str, cost: int, pay, trade, where: str):
     """Check (or choose) a payment; return (problems, plan or None)."""
     probs: list[Problem] = []
@@ -64,20 +85,8 @@ def payment(ed, pl: dict, currency: str, cost: int, pay, trade, where: str):
         probs.append(_err("trade.strength" if currency == "strength" else "trade.books",
                           f"{where}.trade"))
     pairs = trade if isinstance(trade, list) else []
-    traded: set = set()
-    for i, pair in enumerate(pairs):
-        if len(pair) != 2 or len(set(pair)) != 2:
-            probs.append(_err("trade.pair", f"{where}.trade.{i}"))
-            continue
-        for item in pair:
-            die = die_by_id(pl, item)
-            if item in ("reroll", "gold", "stone", "book", "food", "strength"):
-                probs.append(_err("trade.marker", f"{where}.trade.{i}", item=item))
-            elif item in traded:
-                probs.append(_err("trade.twice", f"{where}.trade.{i}", die=item))
-            elif die is None or die[3]:
-                probs.append(_err("die.not_available", f"{where}.trade.{i}", die=item))
-            traded.add(item)
+    more, traded = pair_problems(pl, pairs, f"{where}.trade")
+    probs += more
     if probs:
         return probs, None
     if pay == "auto" or pay is None:
@@ -97,7 +106,7 @@ def payment(ed, pl: dict, currency: str, cost: int, pay, trade, where: str):
     total = 0
     values = []
     for i, item in enumerate(pay):
-        if item in ("reroll", "gold", "stone", "book", "food", "strength"):
+        if item in MARKERS:
             if item != currency:
                 probs.append(_err("pay.wrong_marker", f"{where}.pay.{i}", item=item, what=currency))
                 continue

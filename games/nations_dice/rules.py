@@ -12,7 +12,7 @@ from .flow import advance
 from .messages import MESSAGES
 from .orders import SCHEMAS, PlanOrders, BooksOrders, FamineOrders, normalise
 from .phases import spend_books
-from .famine import feed, pair_problems, auto_trade
+from .famine import feed, food_pair_problems, auto_trade
 from .pieces import gain_markers, take_dice
 from .state import NState, clone, deep, load_state, new_data
 from .validate import check_orders
@@ -129,7 +129,7 @@ class NationsDice:
                 d["phase_at"] += 1
             elif stage == "famine":
                 pairs = auto_trade(d, ed, p) if o.trade == "auto" else ([] if o.trade == "none" else o.trade)
-                if pair_problems(d, ed, p, pairs, "trade"):
+                if food_pair_problems(d, ed, p, pairs, "trade"):
                     pairs = []
                 feed(d, ed, p, [list(x) for x in pairs], log)
                 d["phase_at"] += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from referee.contract import Problem, follow_plan, plan_preview
 
 from .actions import check_step
-from .famine import pair_problems
+from .famine import food_pair_problems
 from .orders import named, normalise
 from .state import die_by_id, shows
 
@@ -94,5 +94,5 @@ def check_orders(d: dict, ed, player: str, stage: str, orders) -> list[Problem]:
                 out.append(Problem("books.hold", f"hold.{i}", params={"die": die_id}))
         return out
     if isinstance(orders.trade, list):
-        return pair_problems(d, ed, player, orders.trade, "trade")
+        return food_pair_problems(d, ed, player, orders.trade, "trade")
     return []
