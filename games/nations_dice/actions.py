@@ -59,6 +59,10 @@ def check_step(d: dict, ed, p: str, step, where: str = "") -> list[Problem]:
         if dice == "all":
             if not any(not x[3] for x in pl["dice"]):
                 probs.append(_err("reroll.no_dice", f"{where}.reroll"))
+        elif not dice:
+            probs.append(_err("reroll.empty", f"{where}.reroll"))
+        elif len(set(dice)) != len(dice):
+            probs.append(_err("pay.twice", f"{where}.reroll", die=next(x for x in dice if dice.count(x) > 1)))
         else:
             for i, die_id in enumerate(dice):
                 die = die_by_id(pl, die_id)

@@ -23,6 +23,8 @@ MESSAGES = {
                          "de": "Eine Wurfwiederholung braucht einen verfügbaren Wurfwiederholungsmarker; du hast keinen."},
     "reroll.no_dice": {"en": "You have no available die to reroll.",
                        "de": "Du hast keinen verfügbaren Würfel zum Neuwerfen."},
+    "reroll.empty": {"en": "Name at least one die to reroll (or: reroll: all).",
+                     "de": "Nenne mindestens einen Würfel zum Neuwerfen (oder: reroll: all)."},
     "build.no_wonder": {"en": "You have no wonder under construction to build.",
                         "de": "Du hast kein Wunder im Bau, das du bauen könntest."},
     "buy.which": {"en": "Name the tile to buy: tile, or column and row.",

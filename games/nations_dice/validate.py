@@ -18,6 +18,7 @@ from .orders import named, normalise
 from .state import die_by_id, shows
 
 STATIC = {"trade.marker", "trade.strength", "trade.books", "trade.pair", "trade.twice", "pay.twice",
+          "reroll.empty",
           "pay.wrong_marker", "buy.no_slot", "buy.replace_slot"}
 NOW = {"famine.surplus", "famine.short"}   # refused in the step tried now; later the food may differ
 

@@ -217,3 +217,10 @@ def test_warning_not_refusal_for_a_step_that_fails_only_now():
     probs = problems(st, "red", steps=[{"buy": {"tile": "aqueduct"}}, "pass"])
     assert not [p for p in probs if p.is_error]
     assert [p.code for p in probs if p.code.startswith("plan.")] == ["plan.would_fail", "plan.would_run"]
+
+
+def test_a_reroll_of_no_dice_or_a_die_twice_is_refused():
+    st = ready(reroll=1)
+    dice(st, "red", ("white", {"food": 1}))
+    assert errors(st, "red", steps=[{"reroll": []}]) == ["reroll.empty"]
+    assert errors(st, "red", steps=[{"reroll": ["w1", "w1"]}]) == ["pay.twice"]
