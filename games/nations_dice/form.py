@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import check_step, default_slot
 from .edition import cost_currency
 from .famine import auto_trade, food_have
-from .pay import auto_items
+from .pay import auto_items, payment
 from .state import face, markers_free, shows
 
 SYM = {"en": {"gold": "gold", "stone": "stone", "book": "book", "food": "food", "strength": "strength",
@@ -94,20 +94,33 @@ def _plan_form(d: dict, ed, p: str, lang: str) -> list[str]:
                 continue
             cur = cost_currency(ed.tiles[tid])
             step = {"do": "buy", "tile": None, "column": c + 1, "row": r + 1, "pay": "auto", "trade": "none"}
-            label = f"buy: {{column: {c + 1}, row: {r + 1}}}   # {tile_text(ed, tid, lang)}: {r + 1} {SYM[lang][cur]}"
-            if check_step(d, ed, p, step):
-                have = sum(shows(ed, x, cur) for x in q["dice"] if not x[3]) + markers_free(q, cur)
-                bad.append(f"#     {label} — {t['short'].format(have=have)}")
-            else:
+            what = f"{tile_text(ed, tid, lang)}: {r + 1} {SYM[lang][cur]}"
+            label = f"buy: {{column: {c + 1}, row: {r + 1}}}   # {what}"
+            if not check_step(d, ed, p, step):
                 items, _ = auto_items(ed, q, cur, r + 1)
                 lines.append(f"#   - {label} — {t['pays']} {', '.join(items)}")
+                continue
+            traded = dict(step, trade="auto")
+            if cur != "strength" and not check_step(d, ed, p, traded):
+                _, plan = payment(ed, q, cur, r + 1, "auto", "auto", "")
+                paid = plan["items"] + [f"{a}+{b}" for a, b in plan["trades"]]
+                lines.append(f"#   - buy: {{column: {c + 1}, row: {r + 1}, trade: auto}}   # {what} — "
+                             f"{t['pays']} {', '.join(paid)}")
+                continue
+            have = sum(shows(ed, x, cur) for x in q["dice"] if not x[3]) + markers_free(q, cur)
+            bad.append(f"#     {label} — {t['short'].format(have=have)}")
     if markers_free(q, "reroll") and any(not x[3] for x in q["dice"]):
         lines.append(f"#   - {t['reroll'].format(n=markers_free(q, 'reroll'))}")
     if q["wonder"]:
         w = q["wonder"]
         build = {"do": "build", "pay": "auto", "trade": "none"}
-        target = lines if not check_step(d, ed, p, build) else bad
-        target.append(f"#   - {t['build'].format(wonder=ed.tiles[w]['name'][lang], cost=ed.tiles[w]['stone'])}")
+        text = t["build"].format(wonder=ed.tiles[w]["name"][lang], cost=ed.tiles[w]["stone"])
+        if not check_step(d, ed, p, build):
+            lines.append(f"#   - {text}")
+        elif not check_step(d, ed, p, dict(build, trade="auto")):
+            lines.append(f"#   - {text.replace('build ', 'build: {trade: auto}', 1)}")
+        else:
+            bad.append(f"#     {text}")
     lines.append(f"#   - {t['pass']}")
     if bad:
         lines += [f"# {t['cannot']}"] + bad

@@ -155,3 +155,14 @@ def test_hostile_long_die_id_is_refused_by_the_schema():
     st = game(("a", "b"))
     with pytest.raises(ValidationError):
         order(st, steps=[{"reroll": ["w" * 5000]}])
+
+
+def test_order_form_offers_trade_auto_where_trades_complete_the_cost():
+    st = game(("a", "b"))
+    board(st, ["crete", "aqueduct", "pyramids"], ["nubia", "sinai", "moses"], ["temple", "quarry", "archers"])
+    markers(st, "a")
+    st.d["p"]["a"]["wonder"] = "hanging_gardens"
+    dice(st, "a", ("white", {"gold": 1}), ("white", {"stone": 1}), ("white", {"book": 1}), ("orange", {"stone": 2}))
+    form = RULES.order_form(st, "a", "en")
+    assert "- buy: {column: 1, row: 2, trade: auto}   # Aqueduct" in form and "auto pays w1, w2+o1" in form
+    assert "- build   # Hanging Gardens: 3 stone" in form
