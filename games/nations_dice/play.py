@@ -3,7 +3,7 @@ benchmark).  Every choice is drawn from the ``Rng`` given."""
 from __future__ import annotations
 
 from .actions import check_step
-from .orders import normalise, PlanOrders
+from .orders import PlanOrders, normalise
 from .state import shows
 
 

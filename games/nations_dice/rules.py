@@ -5,14 +5,14 @@ from typing import Mapping, Sequence
 
 from pydantic import ValidationError
 
-from referee.contract import Problem, Resolution, Rng, LogEntry
+from referee.contract import LogEntry, Problem, Resolution, Rng
 
 from .edition import edition_for
 from .flow import advance
 from .messages import MESSAGES
-from .orders import SCHEMAS, PlanOrders, BooksOrders, FamineOrders, normalise
-from .phases import spend_books
-from .famine import feed, food_pair_problems, auto_trade
+from .famine import auto_trade, feed, food_pair_problems
+from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
+from .phases import spend_books, start_age
 from .pieces import gain_markers, take_dice
 from .state import NState, clone, deep, load_state, new_data
 from .validate import check_orders
@@ -84,7 +84,6 @@ class NationsDice:
             rng.shuffle(events)
             d["stacks"][str(age)] = tiles
             d["event_stacks"][str(age)] = events
-        from .phases import start_age
         start_age(d, ed, rng, log)
         advance(d, ed, rng, log)
         return NState(ed, d)

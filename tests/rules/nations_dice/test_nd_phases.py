@@ -1,5 +1,5 @@
 """Rolling, the plan walk, books, famine, turn order, war and the end of the game."""
-from ndkit import ED, board, dice, errors, event, first, game, kinds, markers, play, problems
+from ndkit import ED, board, dice, errors, event, first, game, markers, play, problems
 
 from games.nations_dice import RULES
 from games.nations_dice.famine import must_decide
