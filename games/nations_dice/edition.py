@@ -140,6 +140,7 @@ class Edition:
     tiles: dict            # id -> dict (type, age, vp, dice, markers, rerolls, stone, name, source)
     events: dict           # id -> dict (age, food, strength, name, source)
     raw: dict | None
+    names: dict            # tile or event id -> {"en", "de"} (for the reports)
 
     def ages(self, what: str, age: int) -> list[str]:
         table = self.tiles if what == "tiles" else self.events
@@ -155,9 +156,10 @@ def compile_edition(data: dict, raw: dict | None) -> Edition:
     events = {e.id: {"age": e.age, "food": e.food, "strength": e.strength,
                      "name": e.name.model_dump(), "source": e.source} for e in m.events}
     counts = {k: m.markers.counts.get(k, 0) for k in MARKER_KINDS}
+    names = {i: dict(x["name"]) for i, x in [*tiles.items(), *events.items()]}
     return Edition(m.name, m.title, faces, {c: d.count for c, d in m.dice.items()}, counts,
                    m.start.developments, dict(m.start.development_dice), dict(m.start.markers),
-                   tiles, events, raw)
+                   tiles, events, raw, names)
 
 
 def _load_default() -> Edition:

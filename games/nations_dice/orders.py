@@ -19,7 +19,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer, model_validator
 
 Id = Annotated[str, StringConstraints(max_length=12)]  # a die id ("w3", "o1") or a marker kind ("gold")
-Pairs = list[list[Id]]
+Pairs = list[Annotated[list[Id], Field(max_length=4)]]   # 3 dice still get the clear trade.pair problem
 
 
 class _M(BaseModel):

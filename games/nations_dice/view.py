@@ -40,19 +40,6 @@ def _player(d: dict, ed, p: str) -> dict:
     }
 
 
-_NAMES: dict = {}
-
-
-def names(ed) -> dict:
-    """Every tile's and event's name (public: the edition), for the reports."""
-    key = id(ed)
-    if key not in _NAMES:
-        _NAMES.clear()
-        _NAMES[key] = {**{t: dict(x["name"]) for t, x in ed.tiles.items()},
-                       **{e: dict(x["name"]) for e, x in ed.events.items()}}
-    return _NAMES[key]
-
-
 def public_view(state) -> dict:
     d, ed = state.d, state.ed
     ev = ed.events[d["event"]] if d["event"] else None
@@ -77,7 +64,7 @@ def public_view(state) -> dict:
                    "markers": {k: d["supply"]["markers"][k] for k in MARKER_KINDS}},
         "culture_vp": 2 if len(d["players"]) <= 2 else 1,
         "outcome": d["outcome"],
-        "names": names(ed),
+        "names": ed.names,
     }
 
 

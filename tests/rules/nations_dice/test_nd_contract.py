@@ -166,3 +166,13 @@ def test_order_form_offers_trade_auto_where_trades_complete_the_cost():
     form = RULES.order_form(st, "a", "en")
     assert "- buy: {column: 1, row: 2, trade: auto}   # Aqueduct" in form and "auto pays w1, w2+o1" in form
     assert "- build   # Hanging Gardens: 3 stone" in form
+
+
+def test_hostile_trade_of_many_dice_is_capped_and_three_get_a_clear_problem():
+    st = game(("a", "b"))
+    with pytest.raises(ValidationError):
+        order(st, steps=[{"buy": {"tile": "crete", "trade": [["w1"] * 50]}}])
+    from ndkit import errors
+    dice(st, "a", ("white", {"gold": 1}), ("white", {"food": 1}), ("white", {"book": 1}))
+    board(st, ["crete", "aqueduct", "pyramids"], ["nubia", "sinai", "moses"], ["temple", "quarry", "archers"])
+    assert errors(st, "a", steps=[{"buy": {"tile": "aqueduct", "trade": [["w1", "w2", "w3"]]}}]) == ["trade.pair"]
