@@ -16,9 +16,22 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer, model_validator
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_serializer,
+                      model_validator)
 
-Id = Annotated[str, StringConstraints(max_length=12)]  # a die id ("w3", "o1") or a marker kind ("gold")
+ALIASES = {"stein": "stone", "nahrung": "food", "buch": "book", "bücher": "book", "stärke": "strength",
+           "staerke": "strength", "wurfwiederholung": "reroll"}
+
+
+def _id(v):
+    """Ids and marker kinds are read case-blind; German marker names are understood."""
+    if isinstance(v, str):
+        v = v.strip().lower()
+        return ALIASES.get(v, v)
+    return v
+
+
+Id = Annotated[str, StringConstraints(max_length=16), BeforeValidator(_id)]  # "w3", "o1" or a marker kind
 Pairs = list[Annotated[list[Id], Field(max_length=4)]]   # 3 dice still get the clear trade.pair problem
 
 

@@ -176,3 +176,9 @@ def test_hostile_trade_of_many_dice_is_capped_and_three_get_a_clear_problem():
     dice(st, "a", ("white", {"gold": 1}), ("white", {"food": 1}), ("white", {"book": 1}))
     board(st, ["crete", "aqueduct", "pyramids"], ["nubia", "sinai", "moses"], ["temple", "quarry", "archers"])
     assert errors(st, "a", steps=[{"buy": {"tile": "aqueduct", "trade": [["w1", "w2", "w3"]]}}]) == ["trade.pair"]
+
+
+def test_ids_are_case_blind_and_german_marker_names_are_understood():
+    st = game(("a", "b"))
+    o = order(st, steps=[{"buy": {"tile": "crete", "pay": [" W1 ", "Stärke"]}}, {"reroll": ["O2"]}])
+    assert o.steps[0].buy.pay == ["w1", "strength"] and o.steps[1].reroll == ["o2"]
