@@ -224,3 +224,9 @@ def test_a_reroll_of_no_dice_or_a_die_twice_is_refused():
     dice(st, "red", ("white", {"food": 1}))
     assert errors(st, "red", steps=[{"reroll": []}]) == ["reroll.empty"]
     assert errors(st, "red", steps=[{"reroll": ["w1", "w1"]}]) == ["pay.twice"]
+
+
+def test_orders_from_a_player_not_on_turn_are_refused():
+    """One action at a time: only the awaited player may act (R44, R47)."""
+    st = ready()
+    assert errors(st, "yellow", steps=["pass"]) == ["stage.none"]
