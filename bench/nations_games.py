@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from games.nations_dice import RULES, random_orders
+from referee_games.nations_dice import RULES, random_orders
 from referee.contract import Rng, derive_seed
 
 SEATS = ["ada", "bert", "cleo", "dora"]

@@ -23,11 +23,11 @@ from referee.service import Service
 from referee.store.sqlite import SqliteStore
 from test_end_to_end_mail import KEY, PLAYERS, Clock, Table, body
 
-from games.nations_dice.actions import check_step
+from referee_games.nations_dice.actions import check_step
 
 
 def strong_edition() -> dict:
-    ed = yaml.safe_load(resources.files("games.nations_dice").joinpath("default_edition.yaml").read_text("utf-8"))
+    ed = yaml.safe_load(resources.files("referee_games.nations_dice").joinpath("default_edition.yaml").read_text("utf-8"))
     ed = copy.deepcopy(ed)
     ed["dice"]["white"]["faces"] = [{"strength": 1}] * 5 + [{"gold": 1}]
     ed["dice"]["white"]["source"] = "test edition"

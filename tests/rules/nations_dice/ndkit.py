@@ -1,9 +1,9 @@
 """Hand-built Nations positions for the tests."""
 from __future__ import annotations
 
-from games.nations_dice import RULES
-from games.nations_dice.edition import DEFAULT
-from games.nations_dice.state import NState, LETTER
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.edition import DEFAULT
+from referee_games.nations_dice.state import NState, LETTER
 from referee.contract import Rng
 
 ED = DEFAULT

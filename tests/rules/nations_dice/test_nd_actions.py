@@ -165,7 +165,7 @@ def test_colonies_have_no_limit():
 
 
 def test_a_bought_wonder_is_under_construction_and_counts_nothing():
-    from games.nations_dice.state import tile_vp
+    from referee_games.nations_dice.state import tile_vp
     st = ready(gold=3)
     dice(st, "red")
     st2, _ = play(st, "red", steps=[{"buy": {"tile": "pyramids"}}])
@@ -182,7 +182,7 @@ def test_a_new_wonder_replaces_the_one_under_construction():
 
 
 def test_building_a_wonder_pays_its_stone_and_gives_its_marker_and_vp():
-    from games.nations_dice.state import tile_vp
+    from referee_games.nations_dice.state import tile_vp
     st = ready()
     st.d["p"]["red"]["wonder"] = "pyramids"
     dice(st, "red", ("orange", {"stone": 2}), ("white", {"stone": 1}))

@@ -8,12 +8,12 @@ from pydantic import ValidationError
 
 from ndkit import board, dice, game, markers, order, play
 
-from games.nations_dice import RULES
-from games.nations_dice.edition import compile_edition
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.edition import compile_edition
 from referee.contract import GM, Rng
 from referee.render import Renderer
 
-EDITION = yaml.safe_load(resources.files("games.nations_dice").joinpath("default_edition.yaml").read_text("utf-8"))
+EDITION = yaml.safe_load(resources.files("referee_games.nations_dice").joinpath("default_edition.yaml").read_text("utf-8"))
 
 
 def test_options_refused_with_clear_problems():
@@ -145,7 +145,7 @@ def test_orders_survive_the_referees_dump_and_validate_round_trip():
                      "ask", {"pass": None}]}
     model = order(st, **raw)
     again = RULES.order_schema(st, "plan").model_validate(model.model_dump(mode="json"))
-    from games.nations_dice.orders import normalise
+    from referee_games.nations_dice.orders import normalise
     assert [normalise(s) for s in again.steps] == [normalise(s) for s in model.steps]
     assert [normalise(s)["do"] if s != "ask" else "ask" for s in model.steps] == \
         ["reroll", "build", "buy", "pass", "ask", "pass"]

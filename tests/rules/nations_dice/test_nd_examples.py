@@ -1,8 +1,8 @@
 """Every worked example of seed 002, checked to the point."""
 from ndkit import ED, board, die, dice, first, game, kinds, markers, play
 
-from games.nations_dice.phases import score_culture
-from games.nations_dice import RULES
+from referee_games.nations_dice.phases import score_culture
+from referee_games.nations_dice import RULES
 from referee.contract import Rng
 
 
@@ -90,8 +90,8 @@ def test_culture_tie_scores_nothing():
 
 def test_famine_and_war_vp_equal_the_age():
     """E9: 1 / 2 / 3 / 4 VP in ages 1–4, for famine and war alike."""
-    from games.nations_dice.famine import feed
-    from games.nations_dice.phases import war
+    from referee_games.nations_dice.famine import feed
+    from referee_games.nations_dice.phases import war
     for age in (1, 2, 3, 4):
         st = game(("ada", "bert"))
         st.d["age"] = age

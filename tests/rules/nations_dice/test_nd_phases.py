@@ -1,9 +1,9 @@
 """Rolling, the plan walk, books, famine, turn order, war and the end of the game."""
 from ndkit import ED, board, dice, errors, event, first, game, markers, play, problems
 
-from games.nations_dice import RULES
-from games.nations_dice.famine import must_decide
-from games.nations_dice.phases import end_game, new_order, war
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.famine import must_decide
+from referee_games.nations_dice.phases import end_game, new_order, war
 from referee.contract import Rng
 
 
@@ -135,7 +135,7 @@ def test_famine_trades_automatically_when_no_strength_die_is_needed():
 
 
 def test_less_food_than_demanded_gives_nothing_more_gives_no_more():
-    from games.nations_dice.famine import feed
+    from referee_games.nations_dice.famine import feed
     st = game(("a", "b"))
     st.d["event"], st.d["age"] = "drought", 1
     markers(st, "a", food=1)

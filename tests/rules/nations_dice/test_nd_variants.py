@@ -1,9 +1,9 @@
 """The accelerated variant (R151–R160) and the solo game (R161–R174)."""
 from ndkit import ED, board, dice, errors, first, game, markers, play
 
-from games.nations_dice import RULES
-from games.nations_dice.flow import _solo_d4
-from games.nations_dice.state import hall_of_fame
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.flow import _solo_d4
+from referee_games.nations_dice.state import hall_of_fame
 from referee.contract import Rng
 
 
@@ -78,7 +78,7 @@ def test_solo_setup_three_columns_both_on_culture_1_player_starts():
 
 
 def test_solo_blue_dice_move_the_opponent_by_books_only():
-    from games.nations_dice.phases import start_age
+    from referee_games.nations_dice.phases import start_age
     st = game(("ada",))
     st.d["age"], st.d["solo"]["culture"] = 1, 1
     log: list = []
@@ -124,7 +124,7 @@ def test_solo_d4_after_an_action():
 
 
 def test_solo_two_vp_when_ahead_of_the_opponent():
-    from games.nations_dice.phases import score_culture
+    from referee_games.nations_dice.phases import score_culture
     st = game(("ada",))
     st.d["p"]["ada"]["culture"], st.d["solo"]["culture"] = 5, 4
     score_culture(st.d, [])
@@ -137,7 +137,7 @@ def test_hall_of_fame_highest_entry_not_above_the_score():
 
 
 def test_solo_final_outcome_names_the_hall_of_fame_rank():
-    from games.nations_dice.phases import end_game
+    from referee_games.nations_dice.phases import end_game
     st = game(("ada",))
     st.d["p"]["ada"]["vp"] = 26
     assert end_game(st.d, ED, [])["hall_of_fame"] == "Victoria"
