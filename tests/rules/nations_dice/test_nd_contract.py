@@ -182,3 +182,22 @@ def test_ids_are_case_blind_and_german_marker_names_are_understood():
     st = game(("a", "b"))
     o = order(st, steps=[{"buy": {"tile": "crete", "pay": [" W1 ", "Stärke"]}}, {"reroll": ["O2"]}])
     assert o.steps[0].buy.pay == ["w1", "strength"] and o.steps[1].reroll == ["o2"]
+
+
+@pytest.mark.parametrize("lang,want", [
+    ("en", ["Ada buys Crete (column 1, row 1) for 1 gold, paying by trading w1+w2 (1).",
+            "Ada spends no books; culture 1.", "Ada spends 1 book; culture 2."]),
+    ("de", ["Ada kauft Kreta (Spalte 1, Reihe 1) für 1 Gold und zahlt durch Tausch von w1+w2 (1).",
+            "Ada verbraucht keine Bücher; Kultur 1.", "Ada verbraucht 1 Buch; Kultur 2."])])
+def test_log_sentences_read_well(lang, want):
+    st = game(("a", "b"))
+    log = [{"kind": "bought", "data": {"player": "a", "tile": "crete", "column": 1, "row": 1, "cost": 1,
+                                       "currency": "gold", "paid": [], "trades": [["w1", "w2"]], "total": 1}},
+           {"kind": "books", "data": {"player": "a", "books": 0, "dice": [], "held": [], "culture": 1}},
+           {"kind": "books", "data": {"player": "a", "books": 1, "dice": ["w1"], "held": [], "culture": 2}}]
+    ctx = {"match": {"id": "m", "title": "T", "game": RULES.name, "lang": lang, "timezone": "UTC"}, "turn": 1,
+           "viewer": "b", "view": RULES.view(st, "b"), "log": log, "missing": [],
+           "players": {"a": {"name": "Ada"}, "b": {"name": "Bert"}}, "outcome": None, "order_form": "", "next": None}
+    text, _ = Renderer().game_report(RULES.name, RULES.languages, lang, ctx)
+    for w in want:
+        assert f"  * {w}\n" in text, (w, text[:800])
