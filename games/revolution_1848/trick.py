@@ -143,8 +143,7 @@ def end_trick(d, ed, log) -> None:
     for p, notes in res["notes"].items():
         for party, n in notes.items():
             d["tally"][p][party] += n
-    entry = {k: v for k, v in res.items() if k in ("kind", "result", "winner", "party", "why", "parties",
-                                                    "red", "army_points")}
+    entry = {k: res.get(k) for k in ("kind", "result", "winner", "party", "why", "parties", "red", "army_points")}
     entry.update(totals=dict(res["totals"]), notes=res["notes"], ablauf=card)
     log.append(("trick_result", entry, None))
     d["last_result"] = entry
