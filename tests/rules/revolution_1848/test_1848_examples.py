@@ -41,10 +41,8 @@ def test_beispiel_2_army_without_commander_counts_nothing():
 
 def test_15_army_points_note_7():
     st = board(P4)
-    lay(st, "s2", "PE41")                             # Wrangel 3
-    army(st, "Z31", "s2")                             # Preußen 10 → 13? use 12 + 3
-    st.d["trick"]["armies"] = []
-    army(st, "Z28", "s2")                             # Österreich 12 + Wrangel 3 = 15
+    lay(st, "s2", "PE41")                             # Wrangel, Preußen 3
+    army(st, "Z28", "s2")                             # Österreich 12: no Austrian commander, so Wrangel
     r = result(st)
     assert r["totals"] == {"R": 15} and r["notes"] == {"s2": {"R": 7}}
 
@@ -80,10 +78,6 @@ def test_deposed_commander_stays_with_the_other_player():
     army(st, "Z29", "s1")
     lay(st, "s2", "PE36", "PE35")
     assert "PE34" in st.d["trick"]["persons"]["s1"]
-
-
-def _hand(persons: int, zus: int) -> list:
-    return list(ED.persons)[-persons:][:persons] if persons else [] + []
 
 
 def _drawn(hand: list, pref=None):
