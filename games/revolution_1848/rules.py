@@ -11,7 +11,7 @@ from .actions import step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
 from .state import State, clone, deep, load_state, new_data
-from .trick import default_draw, draw_all, draw_choice, draw_plan, start_trick, walk
+from .trick import default_draw, describe, draw_all, draw_choice, draw_plan, start_trick, walk
 
 
 def _entries(log: list) -> list[LogEntry]:
@@ -32,17 +32,6 @@ def _why(probs) -> str:
         except (KeyError, IndexError, ValueError):
             texts.append(p.code)
     return "; ".join(texts)
-
-
-def _describe(ed, step) -> str:
-    if isinstance(step, str):
-        return step
-    card = step.get("play") or step.get("push")
-    what = f"{'play' if step.get('play') else 'push'} {card} ({ed.name_of(card)})"
-    for k in ("on", "player", "party", "to"):
-        if step.get(k):
-            what += f" {k} {step[k]}"
-    return what
 
 
 class Revolution1848:
@@ -122,7 +111,7 @@ class Revolution1848:
         t = d["trick"]
         if d["players"][t["actor"]] == player and player not in t["passed"]:
             choice = follow_plan(plan, lambda s: [_problem(c, pr) for c, pr in step_problems(d, ed, player, s)])
-            out += plan_preview(choice, lambda i: _describe(ed, plan[i]), _why)
+            out += plan_preview(choice, lambda i: describe(ed, plan[i]), _why)
         return out
 
     def _static(self, d, ed, player, step, where) -> list[Problem]:

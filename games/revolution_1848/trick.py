@@ -6,6 +6,7 @@ from referee.contract import follow_plan
 
 from .actions import do_step, step_problems
 from .edition import PARTIES
+from .orders import MESSAGES
 from .state import DRAW_MAX, HAND_MAX, PATT_LIMIT, TO_WIN, left_of, new_trick
 from .table import assign_armies, evaluate
 
@@ -109,20 +110,44 @@ def walk(d, ed, log) -> None:
             d["awaiting"] = [p]
             return
         choice = follow_plan(plan, lambda s: [_P(c) for c, _ in step_problems(d, ed, p, s)])
+        skipped = [_skipped(d, ed, p, plan[i]) for i, _ in choice.failed]
         if choice.index is None:
             d["plans"][p] = None
-            log.append(("plan_stopped", {"player": p, "asked": choice.asked,
-                                         "failed": [[i + 1, [c for c, _ in step_problems(d, ed, p, plan[i])]]
-                                                    for i, _ in choice.failed]}, (p,)))
+            log.append(("plan_stopped", {"player": p, "asked": choice.asked, "skipped": skipped}, (p,)))
             log.append(("asked", {"player": p}, None))
             d["awaiting"] = [p]
             return
+        if skipped:
+            log.append(("plan_skipped", {"player": p, "skipped": skipped}, (p,)))
         d["plans"][p] = list(choice.rest)
         do_step(d, ed, p, plan[choice.index], log)
         t["seen"][p] = len(t["plays"])
         if p not in t["passed"]:
             t["actor"] = (t["actor"] + 1) % len(players)
     raise RuntimeError("trick did not end")   # unreachable by the bounds in RULES A7
+
+
+def _skipped(d, ed, p, step) -> dict:
+    """A step that could not run, with why in both languages (for the player's report)."""
+    why = {}
+    for lang in ("de", "en"):
+        why[lang] = "; ".join(MESSAGES.get(c, {}).get(lang, c).format(**params)
+                              for c, params in step_problems(d, ed, p, step))
+    return {"step": describe(ed, step), "why": why}
+
+
+def describe(ed, step) -> str:
+    """A step in the words of the orders (card ids with names)."""
+    if isinstance(step, str):
+        return step
+    card = step.get("play") or step.get("push")
+    what = f"{'play' if step.get('play') else 'push'}: {card} ({ed.name_of(card)})"
+    for k in ("on", "player", "party", "to"):
+        if step.get(k):
+            what += f", {k}: {step[k]}"
+    if step.get("if"):
+        what += ", if: " + ", ".join(f"{k}: {v}" for k, v in step["if"].items())
+    return what
 
 
 class _P:
