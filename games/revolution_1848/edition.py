@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from typing import Annotated, Literal, Union
 
@@ -198,18 +199,14 @@ def _load_default() -> Edition:
 
 
 DEFAULT = _load_default()
-_CACHE: dict[str, Edition] = {}
+
+
+@lru_cache(maxsize=16)
+def _compiled(key: str) -> Edition:
+    raw = json.loads(key)
+    return compile_edition(raw, raw)
 
 
 def edition_for(raw: dict | None) -> Edition:
     """The compiled edition for a state's ``edition`` entry (None = default)."""
-    if raw is None:
-        return DEFAULT
-    key = json.dumps(raw, sort_keys=True)
-    ed = _CACHE.get(key)
-    if ed is None:
-        ed = compile_edition(raw, raw)
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[key] = ed
-    return ed
+    return DEFAULT if raw is None else _compiled(json.dumps(raw, sort_keys=True))
