@@ -139,6 +139,14 @@ def test_bauernaufstand_hits_a_commander_value_and_military():
     assert (person_value(t, ED, "ada", "PE34"), military(t, ED, "PE34")) == (1, 2)
 
 
+def test_red_cards_hurt_only_the_reaction():
+    st = board(P4, hands={"bert": ["Z25", "Z13"]})
+    lay(st, "ada", "PE09", "PE34")              # Blum (DL), Radetzky (R)
+    assert step_problems(st.d, ED, "bert", {"play": "Z25", "on": "PE09"})[0][0] == "target.party"
+    assert step_problems(st.d, ED, "bert", {"play": "Z25", "on": "PE34"}) == []
+    assert step_problems(st.d, ED, "bert", {"play": "Z13"}) == []           # red value only, no target
+
+
 def test_party_cards_leave_out_commanders():
     st = board(P4)
     lay(st, "ada", "PE08", "PE01")  # Mierosławski (commander) and Hecker

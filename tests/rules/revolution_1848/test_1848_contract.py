@@ -30,8 +30,8 @@ def test_rules_object_satisfies_the_contract():
 
 # Final victory points of fixed-seed games: a change to any rule, card or random
 # choice shows up here (update deliberately, with the reason in the commit).
-PINNED = {2: {"ada": 3, "bert": 7}, 3: {"ada": 0, "bert": 10, "cleo": 0},
-          4: {"ada": 0, "bert": 4, "cleo": 0, "dora": 7}}
+PINNED = {2: {"ada": 3, "bert": 7}, 3: {"ada": 5, "bert": 0, "cleo": 0},
+          4: {"ada": 0, "bert": 0, "cleo": 0, "dora": 10}}
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
