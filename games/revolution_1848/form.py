@@ -20,7 +20,7 @@ T = {
            "forms": "Schritte: pass | ask (frag mich) | {play: PE09} | {play: Z08, on: PE09} | {play: Z12, player: NAME} | {play: Z29, to: NAME} | {push: Z05}",
            "cond": "Bedingung je Schritt: if: {answered: L}  (Partei, Karte oder army seit deinem letzten Zug) | if: {winning: false}",
            "drawpref": "draw: person | zusatz  — deine Wahl beim Nachziehen nach diesem Stich (falls du eine hast)",
-           "push": "schieben (einmal je Stich)"},
+           "push": "schieben: eine beliebige Handkarte, einmal je Stich", "card": "KARTE"},
     "en": {"draw": "Drawing: one card of your choice — person (person card) or zusatz (Zusatzkarte).",
            "hand": "Your hand:", "now": "Possible now (when your play comes up):", "none": "(nothing)",
            "ablauf": "At stake: {card} \"{name}\".", "standing": "As the table lies: {what}",
@@ -29,7 +29,7 @@ T = {
            "forms": "Steps: pass | ask | {play: PE09} | {play: Z08, on: PE09} | {play: Z12, player: NAME} | {play: Z29, to: NAME} | {push: Z05}",
            "cond": "Condition on a step: if: {answered: L}  (party, card or army since your last play) | if: {winning: false}",
            "drawpref": "draw: person | zusatz  — your choice when drawing after this trick (if you have one)",
-           "push": "push (once per trick)"},
+           "push": "push: any hand card, once per trick", "card": "CARD"},
 }
 
 
@@ -59,7 +59,7 @@ def legal_now(d, ed, p) -> list[dict]:
                 cands.append({"play": card})
         out += [c for c in cands if not step_problems(d, ed, p, c)]
     if d["hands"][p] and not step_problems(d, ed, p, {"push": d["hands"][p][0]}):
-        out.append({"push": "…"})
+        out.append({"push": None})
     return out
 
 
@@ -87,7 +87,7 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['now']}")
     legal = legal_now(d, ed, player)
     for s in legal:
-        lines.append(f"#   - {_flow(s)}" + (f"   ({t['push']})" if "push" in s else ""))
+        lines.append(f"#   - {{push: {t['card']}}}   ({t['push']})" if "push" in s else f"#   - {_flow(s)}")
     if not legal:
         lines.append(f"#   {t['none']}")
     lines += [f"# {t['plan']}", f"# {t['forms']}", f"# {t['cond']}"]
