@@ -101,6 +101,8 @@ def assign_armies(t: dict, ed: Edition, players: list[str]) -> list[dict]:
             k = _pick(free, cmds, a, players)
             led[a["card"]] = k
             free.remove(k)
+    groups = {card: list(cmds[k]["commanders"]) for card, k in led.items()}
+    _split(t, ed, players, armies, led, groups)
     out = []
     for a in t["armies"]:
         z = ed.zusatz[a["card"]]
@@ -109,12 +111,33 @@ def assign_armies(t: dict, ed: Edition, players: list[str]) -> list[dict]:
             out.append({"card": a["card"], "holder": a["by"], "by": a["by"], "led": False,
                         "value": z.army_value, "flag": z.army_flag})
         else:
-            c = cmds[k]
+            strength = sum(military(t, ed, c) for c in groups[a["card"]])
             out.append({"card": a["card"], "holder": k[0], "by": a["by"], "led": True,
                         "value": z.army_value, "flag": z.army_flag, "command_flag": k[1], "party": k[2],
-                        "commanders": list(c["commanders"]), "strength": c["strength"],
-                        "points": z.army_value + c["strength"]})
+                        "commanders": groups[a["card"]], "strength": strength,
+                        "points": z.army_value + strength})
     return out
+
+
+def _split(t, ed, players, armies, led, groups) -> None:
+    """Armies still without a command when every command leads one: a command of several
+    commanders gives up its weakest to lead it (seed: several commanders share an army only
+    "Gibt es mehr Heerführer als Armeen"); a command of the army's own flag first, the
+    strongest first."""
+    for a in armies:
+        if a["card"] in led:
+            continue
+        cands = [card for card in groups if len(groups[card]) >= 2]
+        if not cands:
+            return
+        flag = ed.zusatz[a["card"]].army_flag
+        cands = [c for c in cands if led[c][1] == flag] or cands
+        src = max(cands, key=lambda c: (sum(military(t, ed, x) for x in groups[c]),
+                                        -players.index(led[c][0]), c))
+        weakest = min(groups[src], key=lambda x: (military(t, ed, x), x))
+        groups[src].remove(weakest)
+        led[a["card"]] = led[src]
+        groups[a["card"]] = [weakest]
 
 
 def shares(t: dict, ed: Edition, players: list[str]) -> dict:

@@ -61,6 +61,17 @@ def test_equal_commanders_without_a_choice_go_clockwise_from_the_army_player():
     assert holders(st) == {"Z28": "ada"}
 
 
+def test_with_as_many_armies_as_commanders_each_commander_leads_one():
+    st = board(P4)
+    lay(st, "ada", "PE34", "PE35")  # Radetzky 4 and Windischgrätz 3, one command of 7
+    army(st, "Z29", "bert")         # Österreich 17
+    a = assign_armies(st.d["trick"], ED, list(P4))
+    assert [(x["holder"], x["commanders"], x["points"]) for x in a] == [("ada", ["PE34", "PE35"], 24)]
+    army(st, "Z28", "cleo")         # Österreich 12: now the command splits
+    a = {x["card"]: (x["holder"], x["commanders"], x["points"]) for x in assign_armies(st.d["trick"], ED, list(P4))}
+    assert a == {"Z29": ("ada", ["PE34"], 21), "Z28": ("ada", ["PE35"], 15)}
+
+
 def test_kroatien_adds_5_to_a_black_yellow_commander_also_of_the_opponent():
     st = board(P4)
     lay(st, "ada", "PE35")          # Windischgrätz 3
