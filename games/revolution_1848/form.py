@@ -5,7 +5,7 @@ from __future__ import annotations
 from .actions import step_problems
 from .edition import PARTIES
 from .table import evaluate
-from .trick import default_draw, draw_plan
+from .trick import default_draw
 
 PARTY = {"de": {"RR": "Republikaner", "DL": "Demokraten", "L": "Liberale", "R": "Reaktionäre"},
          "en": {"RR": "Republicans", "DL": "Democrats", "L": "Liberals", "R": "Reactionaries"}}
@@ -91,7 +91,5 @@ def order_form(state, player: str, lang: str) -> str:
     if not legal:
         lines.append(f"#   {t['none']}")
     lines += [f"# {t['plan']}", f"# {t['forms']}", f"# {t['cond']}"]
-    if draw_plan(len(d["hands"][player]))[1] or len(d["hands"][player]) >= 3:
-        lines.append(f"# {t['drawpref']}")
-    lines += ["steps:", "  - pass", ""]
+    lines += [f"# {t['drawpref']}", "steps:", "  - pass", ""]
     return "\n".join(lines)

@@ -132,6 +132,4 @@ MESSAGES.update({
     "if.answered": {"de": "noch niemand hat mit {what} geantwortet", "en": "nobody has answered with {what} yet"},
     "if.winning": {"de": "du gewinnst den Stich gerade nicht", "en": "you are not winning the trick now"},
     "if.not_winning": {"de": "du gewinnst den Stich gerade", "en": "you are winning the trick now"},
-    "draw.none": {"de": "Du hast beim Nachziehen keine Wahl; draw wird ignoriert.",
-                  "en": "You have no choice when drawing; draw is ignored."},
 })

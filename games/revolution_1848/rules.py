@@ -11,7 +11,7 @@ from .actions import step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
 from .state import State, clone, deep, load_state, new_data
-from .trick import default_draw, describe, draw_all, draw_choice, draw_plan, start_trick, walk
+from .trick import default_draw, describe, draw_all, draw_choice, start_trick, walk
 
 
 def _entries(log: list) -> list[LogEntry]:
@@ -101,8 +101,6 @@ class Revolution1848:
         if stage == "draw":
             return []
         out = []
-        if orders.draw is not None and not draw_plan(len(d["hands"][player]))[1]:
-            out.append(_problem("draw.none", {}, "draw", "warning"))
         plan = orders.plan()
         for i, step in enumerate(plan):
             out += self._static(d, ed, player, step, f"steps.{i}")
