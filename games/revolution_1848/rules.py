@@ -34,6 +34,16 @@ def _why(probs) -> str:
     return "; ".join(texts)
 
 
+def _fields(ed, card) -> set:
+    """The fields a play of ``card`` may carry besides ``play`` and ``if``."""
+    z = ed.zusatz.get(card)
+    if z is None:
+        return set()
+    if z.is_army:
+        return {"to"}
+    return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
+
+
 class Revolution1848:
     name = "revolution_1848"
     title = "1848"
@@ -131,15 +141,9 @@ class Revolution1848:
         ans = (step.get("if") or {}).get("answered")
         if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
             out.append(_problem("card.unknown", {"card": ans}, where + ".if"))
-        if step.get("play"):
-            z = ed.zusatz.get(card)
-            extra = [k for k in ("on", "player", "party") if step.get(k) is not None]
-            extra += ["to"] if step.get("to") is not None and not (z and z.is_army) else []
-            if z is not None and not z.is_army:
-                kind = z.effect["do"]
-                extra = [k for k in extra if not (k == "on" and kind not in ("party_value", "none"))
-                         and not (k in ("player", "party") and kind == "party_value")]
-            for k in extra:
+        allowed = _fields(ed, card) if step.get("play") else set()
+        for k in ("on", "player", "party", "to"):
+            if step.get(k) is not None and k not in allowed:
                 out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
         return out
 

@@ -71,6 +71,15 @@ def test_refused_an_unknown_card_and_player():
     assert errors(st, "ada", steps=[{"play": "Z29", "to": "zed"}])[0].code == "player.unknown"
 
 
+def test_refused_fields_that_do_not_fit_the_card():
+    st = board(AB, hands={"ada": ["PE09", "Z29", "Z12"]})
+    assert [(e.code, e.where) for e in errors(st, "ada", steps=[{"play": "PE09", "on": "PE01"}])] == [
+        ("step.fields", "steps.0.on")]
+    assert errors(st, "ada", steps=[{"play": "Z29", "to": "bert"}]) == []
+    assert errors(st, "ada", steps=[{"play": "Z12", "on": "PE01"}])[0].code == "step.fields"
+    assert errors(st, "ada", steps=[{"push": "Z29", "to": "bert"}])[0].code == "step.fields"
+
+
 def test_hostile_plan_is_capped_at_30_steps():
     from pydantic import ValidationError
     with pytest.raises(ValidationError):
