@@ -129,6 +129,8 @@ MESSAGES.update({
     "target.party_missing": {"de": "Diese Karte braucht eine Partei (party: RR, DL, L oder R).",
                              "en": "This card needs a party (party: RR, DL, L or R)."},
     "target.party_fixed": {"de": "Diese Karte wirkt nur auf {party}.", "en": "This card works on {party} only."},
+    "plan.later": {"de": "Zuerst ist {actor} dran; dein Plan wird Schritt für Schritt geprüft, wenn du an der Reihe bist.",
+                   "en": "{actor} plays first; your plan is tried step by step when your play comes up."},
     "if.answered": {"de": "noch niemand hat mit {what} geantwortet", "en": "nobody has answered with {what} yet"},
     "if.winning": {"de": "du gewinnst den Stich gerade nicht", "en": "you are not winning the trick now"},
     "if.not_winning": {"de": "du gewinnst den Stich gerade", "en": "you are winning the trick now"},

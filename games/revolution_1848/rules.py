@@ -120,6 +120,8 @@ class Revolution1848:
         if d["players"][t["actor"]] == player and player not in t["passed"]:
             choice = follow_plan(plan, lambda s: [_problem(c, pr) for c, pr in step_problems(d, ed, player, s)])
             out += plan_preview(choice, lambda i: describe(ed, plan[i]), _why)
+        else:
+            out.append(_problem("plan.later", {"actor": d["players"][t["actor"]]}, "steps", "warning"))
         return out
 
     def _static(self, d, ed, player, step, where) -> list[Problem]:

@@ -58,6 +58,12 @@ def test_validate_previews_which_step_would_run_now():
     assert "Person" in warn[0].params["why"]
 
 
+def test_validate_tells_a_player_who_is_not_next_that_the_plan_waits():
+    st = board(AB, hands={"ada": ["PE09"], "bert": ["PE26"]})
+    warn = problems(st, "bert", steps=[{"play": "PE26"}])
+    assert [(w.code, w.params) for w in warn] == [("plan.later", {"actor": "ada"})]
+
+
 def test_refused_a_card_not_in_hand():
     st = board(AB, hands={"ada": ["PE09"]})
     errs = errors(st, "ada", steps=[{"play": "PE01"}])
