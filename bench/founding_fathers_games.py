@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from games.founding_fathers import RULES, random_orders
+from referee_games.founding_fathers import RULES, random_orders
 from referee.contract import Rng, derive_seed
 
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]

@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from games.perricumer_ratsspiel import RULES, random_orders
+from referee_games.perricumer_ratsspiel import RULES, random_orders
 from referee.contract import Rng, derive_seed
 
 

@@ -1,13 +1,14 @@
 """Jinja2 rendering of the referee's mails and of the games' reports.
 
 Templates live in the repository's ``templates/`` folder, which ships as the
-package ``referee.templates`` (see setup.py); run from a source checkout
+package ``referee.templates`` (see pyproject.toml); run from a source checkout
 (editable install) the folder is found beside the package instead.
 Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,11 +32,30 @@ def template_root() -> Path:
     return REPO_TEMPLATES
 
 
+def game_template_dirs() -> list[Path]:
+    """The ``templates/`` folders that installed games ship in their own package:
+    a game written as its own distribution puts ``templates/<game>/report.<lang>.txt.j2``
+    beside the module that defines its rules class.  They come after the
+    referee's own folder, so a game can add templates but never replace the
+    referee's mails."""
+    from referee import registry
+    found = []
+    for name in registry.names():
+        try:
+            module = sys.modules.get(type(registry.get(name)).__module__)
+        except Exception:  # a broken game must not stop the others' reports
+            continue
+        folder = Path(getattr(module, "__file__", "") or ".").parent / "templates"
+        if (folder / name).is_dir() and folder not in found:
+            found.append(folder)
+    return found
+
+
 class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
     def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
-        dirs = [str(d) for d in extra_dirs] + [str(template_root())]
+        dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=False)
         self.text_env = jinja2.Environment(autoescape=False, **common)

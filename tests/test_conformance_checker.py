@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_conformance import check_views
+from referee.conformance import check_views
 
 
 class Views:

@@ -59,6 +59,9 @@ def check(d: dict, ed: Edition, p: str, o) -> list:
     probs = precheck(d, ed, p, o)
     if any(is_error(pr) for pr in probs):
         return probs
+    if o.action == "snub" and not o.delegates:
+        # the form comes pre-filled with this: sent back unchanged it must not pass silently
+        probs.append(("snub.nothing", {}, "action", WARN))
     n = max(0, min(HAND - (len(d["hands"][p]) - len(o.delegates)), len(d["pool"])))
     return probs + [w + (WARN,) for w in pick_positions(len(d["pool"]), n, o.take)[1]]
 

@@ -6,7 +6,7 @@ from .actions import event_enactable, legal_votes
 from .effects import (Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets,
                       _vote_cards)
 from .edition import PLANNER
-from .engine import bias, needed
+from .engine import HAND, bias, needed
 from .state import free_markers, reclaim_options
 
 FACTION = {"en": {"large_states": "Large States", "small_states": "Small States",
@@ -22,7 +22,7 @@ T = {
            "override": "overrides {n}", "none": "(none)",
            "debate": "Speak in debate (delegates of one faction):",
            "events": "Events you may enact:", "not": "Events you may not enact now:",
-           "pool": "Draw pool (by card back); you will take {n} card(s); list positions by preference:",
+           "pool": "Draw pool (by card back): after your action you take as many cards as you need to hold {hand} again ({n} if you played none); list positions by preference:",
            "markers": "Free influence markers: {n}", "reclaim": "None free: the one reused if needed (first by default): {opts}",
            "action": "vote | debate | event | snub",
            "fields": "for a vote: state, side (yea/nay), delegates; debate/snub: delegates; event: card plus its choices",
@@ -35,7 +35,7 @@ T = {
            "override": "überstimmt {n}", "none": "(keine)",
            "debate": "Debattieren (Delegierte einer Faktion):",
            "events": "Ausführbare Ereignisse:", "not": "Jetzt nicht ausführbare Ereignisse:",
-           "pool": "Nachziehbereich (nach Rückseite); du nimmst {n} Karte(n); Positionen nach Vorliebe:",
+           "pool": "Nachziehbereich (nach Rückseite): nach deiner Aktion nimmst du so viele Karten, bis du wieder {hand} hast ({n}, wenn du keine gespielt hast); Positionen nach Vorliebe:",
            "markers": "Freie Einflussmarker: {n}", "reclaim": "Keiner frei: wiederverwendet wird bei Bedarf (sonst der erste): {opts}",
            "action": "vote (Stimme abgeben) | debate (Debattieren) | event (Ereignis) | snub (Abwerfen)",
            "fields": "Stimme: state, side (yea=Ja/nay=Nein), delegates; Debatte/Abwerfen: delegates; Ereignis: card und seine Wahl",
@@ -128,7 +128,7 @@ def order_form(state, player: str, lang: str) -> str:
         lines.append(f"#   {t['none']}")
     if not_ev:
         lines.append(f"# {t['not']} " + ", ".join(f"{c} ({WHY[lang][w]})" for c, w in not_ev))
-    lines.append(f"# {t['pool'].format(n=needed(d, player))}")
+    lines.append(f"# {t['pool'].format(n=needed(d, player), hand=HAND)}")
     for i, c in enumerate(d["pool"]):
         lines.append(f"#   {i + 1}: {ed.cards[c].state} {fac[ed.cards[c].faction]}")
     lines.append(f"# {t['markers'].format(n=free_markers(d, player))}")

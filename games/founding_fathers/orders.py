@@ -78,6 +78,8 @@ MESSAGES = {
                             "de": "Um {state} ({have} Delegierte) zu überstimmen, brauchst du mindestens {need}."},
     "vote.protected": {"en": "{state}'s delegation cannot be overridden this round.",
                        "de": "Die Delegation von {state} kann in dieser Runde nicht überstimmt werden."},
+    "snub.nothing": {"en": "You snub no delegates: this turn is a pass (you only take cards from the draw pool).",
+                     "de": "Du wirfst keine Delegierten ab: dieser Zug ist ein Passen (du nimmst nur Karten aus dem Nachziehbereich)."},
     "debate.no_delegates": {"en": "Speaking in debate needs at least one delegate.",
                             "de": "Zum Debattieren brauchst du mindestens einen Delegierten."},
     "debate.planner": {"en": "{card} is a planner and belongs to no faction's debate.",

@@ -113,7 +113,9 @@ def build_view(state, viewer) -> dict:
     d, ed = state.d, state.ed
     pub = public_view(state)
     # the turn just resolved is in the report's own log; these are the ones before it
-    pub["since_last_turn"] = since_last_turn(d["history"][:-1], d["players"], viewer)
+    # only a player has a "last turn"; the GM and observers read every report anyway
+    pub["since_last_turn"] = (since_last_turn(d["history"][:-1], d["players"], viewer)
+                              if viewer in d["players"] else [])
     if viewer is None:
         return {"public": pub, "private": {}}
     if viewer == GM:

@@ -34,7 +34,7 @@ def out(root: Path) -> list:
 
 
 def test_cli_killed_while_polling_and_while_closing(tmp_path):
-    from games.perricumer_ratsspiel import RULES, random_orders
+    from referee_games.perricumer_ratsspiel import RULES, random_orders
     spec = {"id": "rat", "game": "perricumer_ratsspiel", "gm": "gm@example.org", "language": "de",
             "timezone": "Europe/Berlin", "schedule": {"period": "7d"},
             "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in PLAYERS]}

@@ -7,8 +7,8 @@ import jinja2
 import pytest
 from ffkit import board, put_delegation
 
-from games.founding_fathers import RULES, random_orders
-from games.founding_fathers.edition import DEFAULT
+from referee_games.founding_fathers import RULES, random_orders
+from referee_games.founding_fathers.edition import DEFAULT
 from referee.contract import GM, GameRules, Rng, derive_seed, state_hash
 
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]
@@ -172,7 +172,7 @@ def test_order_form_is_yaml_listing_legal_choices():
 
 
 def test_cards_and_markers_are_conserved_in_random_play():
-    from games.founding_fathers.state import MARKERS_PER_COLOUR, free_markers
+    from referee_games.founding_fathers.state import MARKERS_PER_COLOUR, free_markers
 
     def each(st, res):
         d = res.state.d

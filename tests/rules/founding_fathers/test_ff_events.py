@@ -2,9 +2,9 @@
 import pytest
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
-from games.founding_fathers import RULES
-from games.founding_fathers.edition import PLANNER_ORDER
-from games.founding_fathers.play import _event_choices
+from referee_games.founding_fathers import RULES
+from referee_games.founding_fathers.edition import PLANNER_ORDER
+from referee_games.founding_fathers.play import _event_choices
 from referee.contract import Rng
 
 SPOTS = [("NH", "yea", ["langdon"], 1), ("MA", "nay", ["king", "gorham"], 1), ("DE", "yea", ["bedford"], 2),
@@ -226,7 +226,7 @@ def test_seize_swap_flip_take_discard_and_committee_remove():
 
 
 def test_score_per_counts_each_kind():
-    from games.founding_fathers.effects import Ctx, _per_count
+    from referee_games.founding_fathers.effects import Ctx, _per_count
     st = board(hands={"madison": ["madison"]})
     put_delegation(st, "PA", "yea", ["mifflin", "wilson"], ctrl="madison")
     put_delegation(st, "NJ", "nay", ["dayton"], ctrl="madison")
@@ -242,7 +242,7 @@ def test_score_per_counts_each_kind():
 def test_edition_defined_vote_event_without_its_own_card():
     """An edition may define a plain "declare an extra vote" event from hand cards."""
     import json
-    from games.founding_fathers.edition import compile_edition
+    from referee_games.founding_fathers.edition import compile_edition
     raw = {"name": "t", "title": "t",
            "delegates": [{"id": c.id, "name": c.name, "state": c.state, "faction": c.faction, "source": c.source,
                           "persistent": c.persistent, "event": {"text": c.text, "steps": list(c.steps)}}

@@ -1,10 +1,10 @@
 """Every worked example of seed 001, checked to the point."""
 from ffkit import board, errors, kinds, play, put_delegation, take
 
-from games.founding_fathers import RULES
+from referee_games.founding_fathers import RULES
 from referee.contract import Rng
-from games.founding_fathers.rounds import end_bonus, end_game
-from games.founding_fathers.state import free_markers
+from referee_games.founding_fathers.rounds import end_bonus, end_game
+from referee_games.founding_fathers.state import free_markers
 
 
 def madison_with_pa():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from markupsafe import escape
 
-from games.founding_fathers import RULES
+from referee_games.founding_fathers import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer
 from referee.scripted import random_player

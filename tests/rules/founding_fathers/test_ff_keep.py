@@ -2,7 +2,7 @@
 answered with every problem at once."""
 from __future__ import annotations
 
-from games.founding_fathers import RULES
+from referee_games.founding_fathers import RULES
 from referee.contract import Rng
 
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import copy
 
-from games.perricumer_ratsspiel import RULES
-from games.perricumer_ratsspiel.orders import SessionOrders
+from referee_games.perricumer_ratsspiel import RULES
+from referee_games.perricumer_ratsspiel.orders import SessionOrders
 from referee.contract import GM, Rng
 
 ALL_CARDS = ["familienstern", "fremdes_revier", "fremde_schichten", "aufstaende",

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from games.perricumer_ratsspiel import RULES, random_orders
-from games.perricumer_ratsspiel.campaign import load_campaign
+from referee_games.perricumer_ratsspiel import RULES, random_orders
+from referee_games.perricumer_ratsspiel.campaign import load_campaign
 from referee.contract import GM, Rng, canonical_json, derive_seed, state_hash
 
 PLAYERS = ["anna", "bert", "carla", "dora", "emil"]
@@ -25,7 +25,7 @@ def test_sample_campaign_is_complete_and_marked_as_sample():
 
 
 def RULES_votes(rank):
-    from games.perricumer_ratsspiel.campaign import RANK_VOTES
+    from referee_games.perricumer_ratsspiel.campaign import RANK_VOTES
     return RANK_VOTES[rank]
 
 

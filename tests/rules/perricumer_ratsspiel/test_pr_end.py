@@ -1,7 +1,7 @@
 """The three ends: common defeat at Korruption 13, Machtübernahme, and the
 vote for Reichsvogt after the last round with its tie-breaks."""
-from games.perricumer_ratsspiel import council as C
-from games.perricumer_ratsspiel.session import GameOver, settle
+from referee_games.perricumer_ratsspiel import council as C
+from referee_games.perricumer_ratsspiel.session import GameOver, settle
 
 from pr_helpers import consensus_state, gm_entries, new_game, play, session_state
 from referee.contract import Rng
@@ -27,7 +27,7 @@ def test_korruption_13_after_a_vote_without_result_all_players_lose():
 
 
 def test_korruption_13_from_a_gap_in_the_selection_ends_the_game_and_nobody_is_awaited():
-    from games.perricumer_ratsspiel import RULES
+    from referee_games.perricumer_ratsspiel import RULES
     s = new_game({"p1": "alrik", "p2": "sarina"})
     s["korruption"] = 12
     res = play(s, {"p1": {"auswahl": 3}, "p2": {"auswahl": 3}})

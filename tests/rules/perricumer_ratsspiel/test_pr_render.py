@@ -3,7 +3,7 @@ from pathlib import Path
 
 import jinja2
 
-from games.perricumer_ratsspiel import RULES
+from referee_games.perricumer_ratsspiel import RULES
 from referee.contract import GM, Rng
 
 from pr_helpers import consensus_state, play

@@ -5,7 +5,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.perricumer_ratsspiel import RULES
+from referee_games.perricumer_ratsspiel import RULES
 from referee.contract import Rng
 
 from pr_helpers import ALL_CARDS, session_state

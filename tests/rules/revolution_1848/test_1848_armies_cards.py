@@ -1,8 +1,8 @@
 """Seed 003's army rules and the rules for Zusatzkarten, each a named test."""
 from r1848kit import ED, army, board, lay, result, zusatz
 
-from games.revolution_1848.actions import do_step, step_problems
-from games.revolution_1848.table import assign_armies, military, person_value
+from referee_games.revolution_1848.actions import do_step, step_problems
+from referee_games.revolution_1848.table import assign_armies, military, person_value
 
 P4 = ("ada", "bert", "cleo", "dora")
 
@@ -12,7 +12,7 @@ def holders(st) -> dict:
 
 
 def test_armies_are_shuffled_into_the_zusatz_stack():
-    from games.revolution_1848 import RULES
+    from referee_games.revolution_1848 import RULES
     from referee.contract import Rng
     st = RULES.setup(list(P4), {}, Rng(7))
     d = st.d

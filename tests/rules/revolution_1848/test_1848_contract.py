@@ -7,10 +7,9 @@ import yaml
 from pydantic import ValidationError
 from r1848kit import ED, board, lay
 
-from games.revolution_1848 import RULES
-from games.revolution_1848.edition import compile_edition
-from test_conformance import play
-
+from referee_games.revolution_1848 import RULES
+from referee_games.revolution_1848.edition import compile_edition
+from referee.conformance import play
 from referee.contract import GM, GameRules, Rng
 
 SEATS = ["ada", "bert", "cleo", "dora"]
@@ -54,7 +53,7 @@ def test_default_edition_has_every_card_with_a_source():
 
 def _raw():
     from importlib import resources
-    return yaml.safe_load(resources.files("games.revolution_1848").joinpath("default_edition.yaml").read_text("utf-8"))
+    return yaml.safe_load(resources.files("referee_games.revolution_1848").joinpath("default_edition.yaml").read_text("utf-8"))
 
 
 def test_an_edition_with_a_one_sided_pair_is_refused():

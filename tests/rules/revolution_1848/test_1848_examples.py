@@ -1,8 +1,8 @@
 """The worked examples of seed 003, each a named test, checked exactly."""
 from r1848kit import ED, army, board, lay, result, zusatz
 
-from games.revolution_1848.table import assign_armies, shares
-from games.revolution_1848.trick import draw_all, draw_plan
+from referee_games.revolution_1848.table import assign_armies, shares
+from referee_games.revolution_1848.trick import draw_all, draw_plan
 
 P4 = ("s1", "s2", "s3", "s4")
 
