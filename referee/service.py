@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from referee.mail.errors import MailError
 from referee.mail.inbound import MAX_BYTES, parse_inbound
+from referee.mail.source import incoming_of
 
 log = logging.getLogger("referee")
 WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
@@ -42,7 +43,7 @@ class Service:
             count = 0
             # One mail in memory at a time (the source reads in bounded chunks); an
             # over-size mail comes as its header section only.
-            for item in self.source.incoming(limit, max_bytes=MAX_BYTES):
+            for item in incoming_of(self.source, limit, MAX_BYTES):
                 outcome = "refused"  # a mail that breaks the handling is set aside, never read again and again
                 with self.referee.guarded("intake", item.ref):
                     mail = parse_inbound(item.raw, own_addresses=[self.address], size=item.size,

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import email
 import hashlib
-from dataclasses import dataclass
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.message import Message
@@ -47,7 +47,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 
 @dataclass(frozen=True)
 class InboundMail:
-    raw: bytes                 # exactly as received
+    raw: bytes                 # exactly as received (a too-large mail: its header section only)
     message_id: str            # "<...>" (synthesised from the content hash if missing)
     content_hash: str          # sha256 hex of what the sender wrote (see content_digest)
     sender: str                # addr-spec of From, lower-cased ("" if none)
@@ -263,7 +263,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     if too_large:
         raw = head
     elif body > len(head):   # a header section beyond the cap: its head, then the body
-        raw = head + raw[body:]
+        raw, body = head + raw[body:], len(head)
     digest = content_digest(raw)
     try:
         if too_large:

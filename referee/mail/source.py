@@ -55,6 +55,14 @@ class MailSource(Protocol):
         """Release connections."""
 
 
+def incoming_of(source, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
+    """``source.incoming``, or for a source that only has ``fetch`` (an older or a
+    test source) its mails as ``Incoming`` without an arrival time."""
+    if hasattr(source, "incoming"):
+        return source.incoming(limit, max_bytes=max_bytes)
+    return (Incoming(ref, raw, len(raw), None) for ref, raw in source.fetch(limit))
+
+
 def _check_outcome(outcome: str) -> None:
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {OUTCOMES}, not {outcome!r}")

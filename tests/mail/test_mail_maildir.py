@@ -110,3 +110,14 @@ def test_incoming_gives_size_delivery_time_and_only_the_head_of_an_over_size_mai
     assert got[big].size == len(big_raw) and got[big].arrived == delivered
     assert got[big].raw == big_raw[:big_raw.index(b"\r\n\r\n") + 4]   # the header section only
     assert got[small].raw == simple(msgid="<small@x>") and got[small].arrived is not None
+
+
+def test_a_source_with_only_fetch_still_feeds_the_service(tmp_path):
+    from referee.mail.source import incoming_of
+
+    class Old:
+        def fetch(self, limit=500):
+            return [("r1", simple(msgid="<old@x>"))][:limit]
+
+    [item] = list(incoming_of(Old(), 10, 256_000))
+    assert (item.ref, item.size, item.arrived) == ("r1", len(simple(msgid="<old@x>")), None)

@@ -134,3 +134,9 @@ def test_finding4_4000_nested_mime_parts_count_as_too_large():
     mail = parse_inbound(raw)
     assert time.perf_counter() - start < 1.0
     assert mail.too_large and mail.text == ""
+
+
+def test_finding4_a_header_section_over_its_cap_keeps_the_body_readable():
+    raw = (head(extra="X-Pad: " + "p" * 70_000 + "\r\n") + ORDER).encode()
+    doc = read_document(parse_inbound(raw))
+    assert isinstance(doc, Document) and doc.data["match"] == "ff-1"
