@@ -41,18 +41,18 @@ def _against_match(ref, env, doc, asked):
     match = store.match(env.match)
     if match is None:
         return [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))], asked or "en", None
-    lang = asked or ref.lang_of(match)
+    lang = asked or ref.lookups.lang_of(match)
     player = store.player(match["id"], env.player)
     if player is None:
         return [Own("player.unknown", {"match": match["id"], "player": env.player}, *_at(doc, "player"))], lang, None
-    lang = asked or ref.lang_of(match, player)
+    lang = asked or ref.lookups.lang_of(match, player)
     turn = store.current_turn(match["id"])
     if match["status"] == "ended":
         return [Own("match.ended", {"match": match["id"]})], lang, None
     if env.turn is not None and env.turn != turn["number"]:
         return [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]}, *_at(doc, "turn"))], lang, None
-    if turn["deadline"] and not ref.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), ref.now()):
-        info = ref.deadline_info(match, turn, lang)
+    if turn["deadline"] and not ref.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), ref.now()):
+        info = ref.lookups.deadline_info(match, turn, lang)
         return [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})], lang, None
     stage = turn["awaiting"].get(player["id"])
     if stage is None:
@@ -61,7 +61,7 @@ def _against_match(ref, env, doc, asked):
         return [Own("orders.missing")], lang, stage
     rules = ref.rules(match)
     state = ref.turn_state(rules, match["id"], turn)
-    _, problems = ref.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
+    _, problems = ref.orders.reader.check_orders(rules, state, stage, player["id"], env.orders, doc)
     return list(problems) + list(getattr(doc, "notes", ())), lang, stage
 
 
