@@ -11,11 +11,12 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
 PlayerId = str
+T = TypeVar("T")
 Stage = str
 GM: PlayerId = "@gm"  # viewer id for the game master's full report
 PUBLIC: None = None  # viewer id for observers: public information only
@@ -60,12 +61,12 @@ class LogEntry:
             return True
         return viewer is not None and viewer in self.visible_to
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         vis = None if self.visible_to is None else sorted(self.visible_to)
         return {"kind": self.kind, "data": dict(self.data), "visible_to": vis}
 
     @classmethod
-    def from_json(cls, d: Mapping) -> "LogEntry":
+    def from_json(cls, d: Mapping[str, Any]) -> "LogEntry":
         vis = d.get("visible_to")
         return cls(d["kind"], d.get("data") or {}, None if vis is None else frozenset(vis))
 
@@ -78,7 +79,7 @@ class Resolution:
 
     state: Any
     log: list[LogEntry]
-    outcome: dict | None = None
+    outcome: dict[str, Any] | None = None
 
 
 class Rng:
@@ -101,15 +102,15 @@ class Rng:
         """Uniform integer in [a, b], both ends included."""
         return a + self.below(b - a + 1)
 
-    def choice(self, seq: Sequence):
+    def choice(self, seq: Sequence[T]) -> T:
         return seq[self.below(len(seq))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def sample(self, seq: Sequence, k: int) -> list:
+    def sample(self, seq: Sequence[T], k: int) -> list[T]:
         pool = list(seq)
         self.shuffle(pool)
         return pool[:k]
@@ -134,19 +135,37 @@ class GameRules(Protocol):
     """The uniform API every game exposes as ``RULES`` (entry point group
     ``referee.games``).  Everything here is pure and deterministic."""
 
-    name: str  # entry-point name, e.g. "founding_fathers"
-    title: str  # human name, e.g. "Founding Fathers"
-    version: str  # rules version; a match stays on the version it began with
-    languages: tuple[str, ...]  # report languages, first = the game's own
-    min_players: int
-    max_players: int
-    # code -> {lang: "text with {params}"}; used to phrase Problems
-    messages: Mapping[str, Mapping[str, str]]
+    # Read-only members: a game may declare them as plain class attributes.
+    @property
+    def name(self) -> str:
+        """The entry-point name, e.g. "founding_fathers"."""
 
-    def check_options(self, players: Sequence[PlayerId], options: Mapping) -> list[Problem]:
+    @property
+    def title(self) -> str:
+        """The human name, e.g. "Founding Fathers"."""
+
+    @property
+    def version(self) -> str:
+        """The rules version; a match stays on the version it began with."""
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """Report languages, the game's own first."""
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def messages(self) -> Mapping[str, Mapping[str, str]]:
+        """code -> {lang: "text with {params}"}; used to phrase Problems."""
+
+    def check_options(self, players: Sequence[PlayerId], options: Mapping[str, Any]) -> list[Problem]:
         """Problems with a match file's players/options before setup."""
 
-    def setup(self, players: Sequence[PlayerId], options: Mapping, rng: Rng) -> Any: ...
+    def setup(self, players: Sequence[PlayerId], options: Mapping[str, Any], rng: Rng) -> Any: ...
 
     def awaiting(self, state: Any) -> dict[PlayerId, Stage]:
         """Who owes orders now and of which stage; {} once the game is over."""
@@ -164,7 +183,7 @@ class GameRules(Protocol):
         next state.  Must not mutate ``state``.  NPC choices happen here and
         are logged (visible to the GM) with their reasons."""
 
-    def view(self, state: Any, viewer: PlayerId | None) -> dict:
+    def view(self, state: Any, viewer: PlayerId | None) -> dict[str, Any]:
         """``{"public": ..., "private": ...}`` built as an allow-list for one
         viewer: a player id, ``PUBLIC`` (None, observers) or ``GM``."""
 
@@ -172,9 +191,9 @@ class GameRules(Protocol):
         """A ready-to-fill YAML text for the ``orders:`` mapping, with comments
         listing the legal choices; empty when the player owes nothing."""
 
-    def dump(self, state: Any) -> dict: ...
+    def dump(self, state: Any) -> dict[str, Any]: ...
 
-    def load(self, data: Mapping) -> Any: ...
+    def load(self, data: Mapping[str, Any]) -> Any: ...
 
     # Optional hooks (not part of the protocol check: a game without them simply
     # has no picture or no standings):
@@ -244,12 +263,20 @@ def fit(text: str, width: float, size: float) -> str:
     return text if len(text) <= room else text[:max(room - 1, 1)] + "…"
 
 
+def _in_lang(value: Any, lang: str) -> Any:
+    if isinstance(value, Mapping) and ("en" in value or lang in value):
+        return value.get(lang) or value.get("en") or next(iter(value.values()), "")
+    return value
+
+
 def phrase(rules: GameRules, problem: Problem, lang: str) -> str:
     """A problem in words, in ``lang`` if the game translated its code."""
     texts = rules.messages.get(problem.code, {})
     template = texts.get(lang) or texts.get("en") or problem.text or problem.code
+    # a parameter may itself be worded per language: {"en": ..., "de": ...}
+    params = {k: _in_lang(v, lang) for k, v in problem.params.items()}
     try:
-        return template.format(**problem.params)
+        return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
 
@@ -277,7 +304,7 @@ class PlanChoice:
     index: int | None
     asked: bool
     failed: tuple[tuple[int, tuple[Problem, ...]], ...]
-    rest: tuple
+    rest: tuple[Any, ...]
 
     @property
     def exhausted(self) -> bool:
@@ -285,7 +312,8 @@ class PlanChoice:
         return self.index is None
 
 
-def follow_plan(steps: Sequence, check, is_ask=lambda step: step == PLAN_ASK) -> PlanChoice:
+def follow_plan(steps: Sequence[Any], check: Callable[[Any], Sequence[Problem]],
+                is_ask: Callable[[Any], bool] = lambda step: step == PLAN_ASK) -> PlanChoice:
     """Walk ``steps`` in order; ``check(step)`` returns the problems that keep
     a step from running now (no errors = it can run).  Linear in the plan."""
     failed: list[tuple[int, tuple[Problem, ...]]] = []
@@ -319,10 +347,12 @@ PLAN_MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def plan_preview(choice: PlanChoice, describe, why, where: str = "steps") -> list[Problem]:
+def plan_preview(choice: PlanChoice, describe: Callable[[int], Any],
+                 why: Callable[[tuple[Problem, ...]], Any], where: str = "steps") -> list[Problem]:
     """Warnings for the accepted reply: which step would run now and why each
     earlier one would not.  ``describe(index) -> str`` names a step,
-    ``why(problems) -> str`` says in a few words why it fails.  Steps are
+    ``why(problems)`` says in a few words why it fails (a text, or a
+    ``{lang: text}`` mapping that ``phrase`` picks the reader's language from).  Steps are
     numbered from 1 for the player; ``where`` points at the list."""
     out = [Problem("plan.would_fail", f"{where}.{i}", "warning",
                    {"step": i + 1, "why": why(probs)}, "") for i, probs in choice.failed]

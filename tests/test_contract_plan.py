@@ -37,3 +37,12 @@ def test_preview_names_the_step_that_would_run_and_why_earlier_fail():
         messages = PLAN_MESSAGES
     assert phrase(R, warn[1], "de") == "Jetzt würde Schritt 2 ausgeführt: step-1."
     assert phrase(R, warn[0], "en").startswith("Step 1 cannot be carried out now (nope)")
+
+
+def test_a_reason_worded_per_language_is_phrased_in_the_readers_language():
+    c = follow_plan(["bad", "ok"], _check)
+    warn = plan_preview(c, describe=lambda i: "x", why=lambda ps: {"en": "not now", "de": "jetzt nicht"})
+
+    class R:
+        messages = PLAN_MESSAGES
+    assert "(jetzt nicht)" in phrase(R, warn[0], "de") and "(not now)" in phrase(R, warn[0], "en")
