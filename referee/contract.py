@@ -6,6 +6,7 @@ to a game only through these types.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -124,6 +125,22 @@ def derive_seed(match_seed: str, label: str | int) -> int:
 
 def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+E = TypeVar("E")
+
+
+def edition_lookup(compile_edition: Callable[[Any], E], default: E, size: int = 16) -> Callable[[Any], E]:
+    """A game's ``edition_for(raw)``: None gives the default edition; a match's
+    own edition (carried in its state as plain data) is compiled once by its
+    content and the last ``size`` kept, so loading a state does not compile it again."""
+    @functools.lru_cache(maxsize=size)
+    def compiled(key: str) -> E:
+        return compile_edition(json.loads(key))
+
+    def edition_for(raw: Any) -> E:
+        return default if raw is None else compiled(canonical_json(raw))
+    return edition_for
 
 
 def state_hash(rules: "GameRules", state: Any) -> str:

@@ -6,15 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import yaml
-from test_end_to_end_mail import KEY, Clock, Table
+from test_end_to_end_mail import ByMail
 
 from referee.archive import replay
-from referee.authority import Referee, Settings
 from referee.contract import Rng
-from referee.mail.imap_source import ImapSource
-from referee.mail.sink import SmtpSink
-from referee.service import Service
-from referee.store.sqlite import SqliteStore
 
 PLAYERS = ("alice", "bob")
 
@@ -25,23 +20,11 @@ def _persons(hand):
 
 def test_whole_1848_match_by_mail(mailservers, tmp_path):
     s = mailservers
-    clock = Clock()
-    referee_addr = s.address("referee")
-    ref = Referee(SqliteStore(tmp_path / "referee.sqlite"), tmp_path / "turns", clock=clock,
-                  settings=Settings(address=referee_addr))
-    source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), security="plain")
-    service = Service(ref, source, SmtpSink(s.host, s.smtp.port, security="plain"), address=referee_addr)
-    table = Table(s, referee_addr)
     spec = {"id": "e2e", "game": "revolution_1848", "lang": "de", "gm": s.address("gm"),
             "timezone": "Europe/Berlin", "schedule": {"period": "48h"},
             "players": [{"id": p, "name": p.title(), "email": s.address(p)} for p in PLAYERS]}
-    ref.create_match(spec, seed="e2e-1848-seed")
-    service.tick()
-    keys = {}
-    for p in PLAYERS:
-        (_, text), = table.new_mail(p)
-        keys[p] = KEY.search(text).group(1)
-    rules = ref.rules(ref.store.match("e2e"))
+    m = ByMail(s, tmp_path, spec, "e2e-1848-seed")
+    clock, ref, service, table, keys, rules = m.clock, m.ref, m.service, m.table, m.keys, m.rules
 
     def state():
         return rules.load(ref.store.current_turn("e2e")["state"])

@@ -72,6 +72,27 @@ class Table:
         return [body(r) for r in fresh]
 
 
+class ByMail:
+    """A referee on SQLite served through the test Dovecot + SMTP, a match created
+    from ``spec`` and the players' keys read from their welcome mails."""
+
+    def __init__(self, servers, tmp_path, spec: dict, seed: str) -> None:
+        s = servers
+        self.clock = Clock()
+        self.address = s.address("referee")
+        self.ref = Referee(SqliteStore(tmp_path / "referee.sqlite"), tmp_path / "turns", clock=self.clock,
+                           settings=Settings(address=self.address))
+        source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), security="plain")
+        self.service = Service(self.ref, source, SmtpSink(s.host, s.smtp.port, security="plain"),
+                               address=self.address)
+        self.table = Table(s, self.address)
+        self.created = self.ref.create_match(spec, seed=seed)
+        self.service.tick()  # welcome mails out through SMTP into the players' Dovecot INBOXes
+        self.welcomes = {p["id"]: self.table.new_mail(p["id"])[0] for p in spec["players"]}
+        self.keys = {p: KEY.search(text).group(1) for p, (_, text) in self.welcomes.items()}
+        self.rules = self.ref.rules(self.ref.store.match(spec["id"]))
+
+
 def test_whole_match_by_mail(mailservers, tmp_path):
     s = mailservers
     clock = Clock()

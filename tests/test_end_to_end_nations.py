@@ -15,13 +15,8 @@ from importlib import resources
 import yaml
 
 from referee.archive import replay
-from referee.authority import Referee, Settings
 from referee.contract import Rng
-from referee.mail.imap_source import ImapSource
-from referee.mail.sink import SmtpSink
-from referee.service import Service
-from referee.store.sqlite import SqliteStore
-from test_end_to_end_mail import KEY, PLAYERS, Clock, Table, body
+from test_end_to_end_mail import PLAYERS, ByMail, body
 
 from referee_games.nations_dice.actions import check_step
 
@@ -47,23 +42,11 @@ def legal_buy(state, player):
 
 def test_whole_nations_match_by_mail(mailservers, tmp_path):
     s = mailservers
-    clock = Clock()
-    referee_addr = s.address("referee")
-    ref = Referee(SqliteStore(tmp_path / "referee.sqlite"), tmp_path / "turns", clock=clock,
-                  settings=Settings(address=referee_addr))
-    source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), security="plain")
-    service = Service(ref, source, SmtpSink(s.host, s.smtp.port, security="plain"), address=referee_addr)
-    table = Table(s, referee_addr)
     spec = {"id": "e2e", "game": "nations_dice", "lang": "en", "gm": s.address("gm"),
             "schedule": {"period": "48h"}, "options": {"edition": strong_edition()},
             "players": [{"id": p, "name": p.title(), "email": s.address(p)} for p in PLAYERS]}
-    ref.create_match(spec, seed="nations-e2e")
-    service.tick()
-    keys = {}
-    for p in PLAYERS:
-        (_, text), = table.new_mail(p)
-        keys[p] = KEY.search(text).group(1)
-    rules = ref.rules(ref.store.match("e2e"))
+    m = ByMail(s, tmp_path, spec, "nations-e2e")
+    clock, ref, service, table, keys, rules = m.clock, m.ref, m.service, m.table, m.keys, m.rules
 
     def state():
         return rules.load(ref.store.current_turn("e2e")["state"])

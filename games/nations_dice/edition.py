@@ -6,13 +6,14 @@ plain dicts and tuples the engine reads quickly.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.contract import edition_lookup
 
 SYMBOLS = ("gold", "stone", "book", "food", "strength")
 MARKER_KINDS = ("reroll",) + SYMBOLS
@@ -168,21 +169,8 @@ def _load_default() -> Edition:
 
 
 DEFAULT = _load_default()
-_CACHE: dict[str, Edition] = {}
-
-
-def edition_for(raw: dict | None) -> Edition:
-    """The compiled edition for a state's ``edition`` entry (None = the default)."""
-    if raw is None:
-        return DEFAULT
-    key = json.dumps(raw, sort_keys=True)
-    ed = _CACHE.get(key)
-    if ed is None:
-        ed = compile_edition(raw, raw)
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[key] = ed
-    return ed
+# the compiled edition for a state's ``edition`` entry (None = the default)
+edition_for = edition_lookup(lambda raw: compile_edition(raw, raw), DEFAULT)
 
 
 def cost_currency(tile: dict) -> str:

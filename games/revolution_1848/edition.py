@@ -8,14 +8,14 @@ describes new cards without code.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 from typing import Annotated, Literal, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from referee.contract import edition_lookup
 
 PARTIES = ("RR", "DL", "L", "R")
 FLAGS = ("A", "P", "B")      # Österreich, Preußen, Deutscher Bund
@@ -201,12 +201,5 @@ def _load_default() -> Edition:
 DEFAULT = _load_default()
 
 
-@lru_cache(maxsize=16)
-def _compiled(key: str) -> Edition:
-    raw = json.loads(key)
-    return compile_edition(raw, raw)
-
-
-def edition_for(raw: dict | None) -> Edition:
-    """The compiled edition for a state's ``edition`` entry (None = default)."""
-    return DEFAULT if raw is None else _compiled(json.dumps(raw, sort_keys=True))
+# the compiled edition for a state's ``edition`` entry (None = the default)
+edition_for = edition_lookup(lambda raw: compile_edition(raw, raw), DEFAULT)
