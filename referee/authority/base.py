@@ -118,7 +118,9 @@ class Base:
         crash is the same message."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
-                 "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
+                 "auto": auto, "date": self.now().isoformat(),
+                 # the match in the id: a reply to this mail names it in In-Reply-To (the [match] tag of a refusal)
+                 "message_id": f"<{digest}{'.' + match_id if match_id else ''}@{self.settings.domain}>",
                  "in_reply_to": None, "references": []}
         if reply_to is not None:  # only ids that can go into a header: the sender wrote them
             refs = [r for r in reply_to.references if checks.message_id(r)]

@@ -62,6 +62,7 @@ class Intake(Base):
                 if not mail.automatic and self.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
                     subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
+                                                       tag=None, deadline=None,
                                                        problems=[describe(Own("internal.error"), lang)])
                     self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
                                reply_to=mail)
@@ -166,7 +167,8 @@ class Intake(Base):
             "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=orders_text(orders, model.model_fields_set),
             warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.deadline_info(match, turn, lang),
-            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
+            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
+            early_close=bool(match["spec"].get("early_close", True)))
         self.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
 
@@ -221,13 +223,32 @@ class Intake(Base):
         ctx_match = self.match_ctx(match, self.rules(match)) if match else None
         problems = list(problems)[:MAX_PROBLEMS]
         fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
+        thread = match or self._thread_match(mail)    # a reply to a report keeps its [match] tag
+        turn = self.store.current_turn(match["id"]) if match and match["status"] != "ended" else None
+        owes = (turn is not None and player is not None and match["status"] == "running"
+                and turn["status"] == "open" and player["id"] in turn["awaiting"])
         subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang, source) for p in problems],
-                                           fixable=fixable,
+                                           fixable=fixable, tag=thread["id"] if thread else None,
+                                           deadline=self.deadline_info(match, turn, lang) if owes else None,
                                            subject=mail.subject)
         if mail.sender:
             self.reply(mail, match, player, subject, text)
         reason = code or (problems[0].code if problems else "refused")
         return Handled("refused", reason, match["id"] if match else None, player["id"] if player else None)
+
+    def _thread_match(self, mail):
+        """The match of the report a mail answers, if its sender plays in it: from our
+        Message-IDs in In-Reply-To/References (``<digest.match@domain>``), else a
+        ``[match]`` tag in the subject."""
+        suffix = "@" + self.settings.domain
+        named = [r[1:-len(suffix) - 1].partition(".")[2] for r in reversed(mail.references)
+                 if r.endswith(suffix + ">")]
+        named += [m.group(1) for m in _SUBJECT_TAG.finditer(mail.subject or "")]
+        for name in named[:MAX_PROBLEMS]:
+            match = self.store.match(name) if _IDENT.fullmatch(name) else None
+            if match is not None and self.known(mail.sender, match):
+                return match
+        return None
 
     def _tell_wrong_key(self, mail, match, player) -> None:
         if mail.sender == player["email"] or not mail.sender:
@@ -291,6 +312,8 @@ def orders_text(orders: dict, given=None) -> str:
     return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
 
 
+_IDENT = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
+_SUBJECT_TAG = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,62})\]")
 _MATCH_LINE = re.compile(r"^[ \t]*match[ \t]*:[ \t]*['\"]?([A-Za-z0-9_-]+)['\"]?[ \t]*$", re.M | re.I)
 
 
