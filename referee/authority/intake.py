@@ -20,7 +20,7 @@ from referee import checks
 from referee.authority import crash, keys
 from referee.authority.base import Base
 from referee.authority.wording import NOTHING_TO_FIX, Own, describe
-from referee.mail.inbound import header_section
+from referee.mail.inbound import MAX_BYTES, header_section
 
 GM_IDS = ("@gm", "gm")
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
@@ -103,7 +103,7 @@ class Intake(Base):
         if mail.too_large:
             if not self.known(mail.sender):
                 return self.refuse_stranger(mail, "mail.too_large")
-            return self.refuse(mail, None, lang, [Own("mail.too_large")])
+            return self.refuse(mail, None, lang, [Own("mail.too_large", too_large_params(mail))])
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":
@@ -301,6 +301,18 @@ class Intake(Base):
         if decision.notify:
             return limit.problem(mail.sender, decision, decision.retry_after.strftime("%Y-%m-%d %H:%M UTC"))
         return True
+
+
+def too_large_params(mail) -> dict:
+    """Which limit a too-large mail broke, in words: the whole mail, its text, or a YAML file."""
+    limit = getattr(mail, "limit", 0) or MAX_BYTES
+    part = _OVER.get(getattr(mail, "over", ""), _OVER["mail"])
+    size = f"{limit / 1_000_000:g} MB" if limit >= 1_000_000 else f"{limit / 1000:g} kB"
+    return {"part_en": part[0], "part_de": part[1], "limit": size}
+
+
+_OVER = {"mail": ("the whole mail", "die ganze Mail"), "text": ("its text", "ihr Text"),
+         "yaml": ("its YAML attachment", "ihr YAML-Anhang")}
 
 
 def orders_text(orders: dict, given=None) -> str:

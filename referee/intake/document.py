@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from referee import checks
+
 from . import finding
 from .problems import Located, referee_problem
 from .safe_yaml import Marks, YamlRefused, load_checked
@@ -167,5 +169,10 @@ def read_document(mail: Any) -> Document | list[Located]:
             ignored = ", ".join(n for n, _ in attachments[1:])
             result.notes.append(referee_problem("document.other_attachments", severity="warning",
                                                 used=name, ignored=ignored))
-        return result
-    return read_text(mail.text or "")
+    else:
+        result = read_text(mail.text or "")
+    if isinstance(result, Document):
+        for name, size in list(getattr(mail, "set_aside", ()))[:SHOWN_STARTS]:   # photos beside the orders
+            result.notes.append(referee_problem("document.set_aside", severity="warning",
+                                                name=checks.echo(name), size=f"{size // 1000} kB"))
+    return result

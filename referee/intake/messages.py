@@ -42,6 +42,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "de": ("Nur der erste YAML-Anhang ({used}) wurde gelesen; {ignored} übergangen.",
                "Hänge pro Mail nur eine Befehlsdatei an."),
     },
+    "document.set_aside": {
+        "en": ("The attachment '{name}' ({size}) was not read.",
+               "The referee reads the mail text and .yaml files only; no need to send pictures or documents."),
+        "de": ("Der Anhang '{name}' ({size}) wurde nicht gelesen.",
+               "Der Schiedsrichter liest nur den Mailtext und .yaml-Dateien; Bilder oder Dokumente sind nicht nötig."),
+    },
     "document.tabs": {
         "en": ("Tabs at the start of line {line} were read as two spaces each.",
                "Indent with spaces; check that the indentation means what you intended."),

@@ -61,7 +61,8 @@ class InboundMail:
     too_large: bool
     received: datetime | None = None   # when the mail server took the mail in (not the Date: header)
     size: int = 0                      # bytes as the server holds it (raw may be only its head)
-    limit: int = 0                     # too_large: the limit in bytes that was broken
+    limit: int = 0                     # too_large: the limit in bytes that was broken ...
+    over: str = ""                     # ... by "mail" (all of it), "text" (a text part) or "yaml" (an attachment)
     set_aside: tuple[tuple[str, int], ...] = ()   # (name, bytes) of large attachments not read
 
 
@@ -239,7 +240,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     refs = headers.message_ids(headers.raw(msg, "References", MAX_HEAD), keep) or \
         headers.message_ids(headers.raw(msg, "In-Reply-To", MAX_HEAD), keep)
     references = tuple(r for r in refs if r != message_id) + (message_id,)
-    found = mime.Body(too_large=max_bytes if too_large else 0)
+    found = mime.Body(too_large=max_bytes if too_large else 0, over="mail" if too_large else "")
     if not too_large:
         try:
             found = _read_body(raw, msg, body, max_attachment_bytes)
@@ -268,5 +269,6 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
         received=received,
         size=size,
         limit=found.too_large,
+        over=found.over,
         set_aside=tuple(found.set_aside),
     )

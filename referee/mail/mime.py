@@ -42,6 +42,7 @@ class Body:
     set_aside: list[tuple[str, int]] = field(default_factory=list)    # (name, bytes) of large other files
     cuts: list[tuple[int, int]] = field(default_factory=list)         # where their bodies are in the mail
     too_large: int = 0        # the limit (bytes) a part broke, 0 if none
+    over: str = ""            # what broke it: "mail", "text" or "yaml"
 
 
 def split_head(raw: bytes, start: int, end: int, limit: int) -> tuple[bytes, int]:
@@ -111,7 +112,7 @@ class Reader:
         size = end - start
         if self.is_yaml(msg):
             if size > 2 * self.max_attachment_bytes or len(self._decoded(msg, start, end)) > self.max_attachment_bytes:
-                self.body.too_large = self.body.too_large or self.max_attachment_bytes
+                self._over(self.max_attachment_bytes, "yaml")
             else:
                 text = self.decode(self._with_payload(msg, start, end)).replace("\r\n", "\n")
                 self.body.attachments.append((self.filename(msg) or "orders.yaml", text))
@@ -122,7 +123,7 @@ class Reader:
                 self.body.cuts.append((start, end))
             return []
         if size > MAX_TEXT_PART:
-            self.body.too_large = self.body.too_large or MAX_TEXT_PART
+            self._over(MAX_TEXT_PART, "text")
             return []
         text = self.decode(self._with_payload(msg, start, end))
         if ctype == "text/html":
@@ -131,6 +132,10 @@ class Reader:
         if (msg.get_param("format") or "").lower() == "flowed":
             text = self.unflow(text, (msg.get_param("delsp") or "").lower() == "yes")
         return [("plain", text)]
+
+    def _over(self, limit: int, what: str) -> None:
+        if not self.body.too_large:
+            self.body.too_large, self.body.over = limit, what
 
     def _with_payload(self, msg: Message, start: int, end: int) -> Message:
         msg.set_payload(self.raw[start:end].decode("ascii", "surrogateescape"))
