@@ -20,13 +20,13 @@ from referee import checks
 from referee.authority import crash, keys
 from referee.authority.base import Base
 from referee.authority.wording import NOTHING_TO_FIX, Own, describe
+from referee.intake.finding import PLACEHOLDER_KEYS   # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
 
 GM_IDS = ("@gm", "gm")
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
 STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
 MAX_PROBLEMS = 20                 # problems listed in one refusal
-PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
 log = logging.getLogger("referee.intake")
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

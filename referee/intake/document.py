@@ -143,6 +143,12 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
             starts += ", …"
         return [referee_problem("document.several", line=blocks[1].start + 1, count=len(blocks), lines=starts)]
     if not blocks:
+        quoted = finding.quoted_lines(cleaned)
+        found = finding.find_blocks(quoted)
+        if len(found) == 1 and finding.edited(found[0], quoted):
+            lines, blocks = quoted, found
+            doc.notes.append(referee_problem("document.quoted", severity="warning", line=found[0].anchor + 1))
+    if not blocks:
         rest = "\n".join(lines)
         if rest.strip() and "match" in rest.lower():
             doc.text = rest

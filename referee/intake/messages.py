@@ -42,6 +42,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "de": ("Nur der erste YAML-Anhang ({used}) wurde gelesen; {ignored} übergangen.",
                "Hänge pro Mail nur eine Befehlsdatei an."),
     },
+    "document.quoted": {
+        "en": ("The orders were read from the quoted lines ('>') from line {line} on, where you filled them in.",
+               "Next time, write them above the quoted mail, without '>'."),
+        "de": ("Die Befehle wurden aus den zitierten Zeilen ('>') ab Zeile {line} gelesen, wo du sie eingetragen hast.",
+               "Schreibe sie nächstes Mal über die zitierte Mail, ohne '>'."),
+    },
     "document.set_aside": {
         "en": ("The attachment '{name}' ({size}) was not read.",
                "The referee reads the mail text and .yaml files only; no need to send pictures or documents."),
