@@ -160,7 +160,7 @@ def _read_body(raw: bytes, msg: Message, body: int, max_attachment_bytes: int) -
 
 def _joined(texts: list[str]) -> str:
     """Text parts as one text, each on lines of its own (a form split by a photo stays whole)."""
-    text = "\n".join(t if t.endswith("\n") or i == len(texts) - 1 else t + "\n" for i, t in enumerate(texts))
+    text = "".join(t if t.endswith("\n") or i == len(texts) - 1 else t + "\n" for i, t in enumerate(texts))
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
