@@ -145,7 +145,7 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
     if not blocks:
         quoted = finding.quoted_lines(cleaned)
         found = finding.find_blocks(quoted)
-        if len(found) == 1 and finding.edited(found[0], quoted):
+        if len(found) == 1 and finding.edited(found[0], quoted) and finding.only_attribution(lines):
             lines, blocks = quoted, found
             doc.notes.append(referee_problem("document.quoted", severity="warning", line=found[0].anchor + 1))
     if not blocks:

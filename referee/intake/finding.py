@@ -15,8 +15,9 @@ The rule, in order:
    with ``>``, and it usually holds an old order form.  Lines starting with
    ``>`` (quoted earlier mails) are blanked.  Only when the player's own
    text holds no document is the text quoted once read (``quoted_lines``), and
-   a block there only counts if its ``key:`` was filled in (``edited``): a
-   terminal client's user who edited the form inside the quote.
+   a block there only counts if its ``key:`` was filled in (``edited``) and the
+   player wrote nothing else but the "On ... wrote:" line (``only_attribution``):
+   a terminal client's user who edited the form inside the quote.
 3. **Anchor lines.**  A line ``match: ...`` (at any indentation) anchors a
    document.  Without any, a line ``player:``, ``orders:``, ``command:``,
    ``turn:`` or ``key:`` does (so a document without ``match:`` still gets a
@@ -145,6 +146,13 @@ def edited(block: Block, lines: list[str]) -> bool:
         if m:
             return m.group(1).upper() not in PLACEHOLDER_KEYS
     return False
+
+
+def only_attribution(visible: list[str]) -> bool:
+    """Whether the player wrote nothing of their own but the client's "On ... wrote:" line:
+    then an edited quote is their answer (text of their own says the quote is only context)."""
+    own = [line for line in visible if line.strip()]
+    return len(own) <= 1 and all(line.rstrip().endswith(":") for line in own)
 
 
 def _fenced_regions(lines: list[str]) -> list[list[tuple[int, int]]]:
