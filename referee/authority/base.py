@@ -9,9 +9,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Mapping
 
-from referee import checks, registry
+from referee import checks, pictures, registry
 from referee.archive import Archive
 from referee.authority.timing import Timing
+from referee.calendar import deadline_ics
 from referee.contract import GameRules
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
@@ -85,6 +86,19 @@ class Base:
         timing, lang = self.timing(match), lang or self.lang_of(match)
         return {"local": timing.local(t, lang), "utc": timing.utc(t, lang), "at": t}
 
+    def calendar_part(self, match: dict, turn: dict | None, lang: str, ended: bool = False) -> str | None:
+        """The next deadline as an .ics part (referee/calendar.py), cancelled once
+        the match has ended; None while no deadline runs (a paused match)."""
+        deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
+        if deadline is None and not ended:
+            return None
+        spec = match["spec"]
+        return deadline_ics(match_id=match["id"], title=spec.get("title") or self.rules(match).title,
+                            turn=turn["number"] if turn else None, deadline=deadline,
+                            zone=spec.get("timezone") or "UTC", organizer=self.settings.address,
+                            domain=self.settings.domain, issued=self.now(), lang=lang,
+                            reminder=min(self.timing(match).schedule.reminders, default=None), ended=ended)
+
     def turn_state(self, rules, match_id: str, turn: dict):
         """The game state a turn opened with, loaded once per turn (it never
         changes while the turn is open); for reading only — closing loads its own.
@@ -111,17 +125,26 @@ class Base:
 
     # -- outgoing mail ------------------------------------------------------
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
-              html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
+              html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
+              picture: str | None = None, calendar: str | None = None) -> bool:
         """Queue a rendered message once per dedupe key.  The outbox keeps the
         rendered parts; the MIME message is assembled when it is sent.  Its
         Message-ID follows from the dedupe key, so a message rebuilt after a
-        crash is the same message."""
+        crash is the same message.  ``picture`` is the board's SVG (kept as
+        text, turned into PNG when sent; the HTML names it ``cid:board-picture``),
+        ``calendar`` an iCalendar part."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "date": self.now().isoformat(),
                  # the match in the id: a reply to this mail names it in In-Reply-To (the [match] tag of a refusal)
                  "message_id": f"<{digest}{'.' + match_id if match_id else ''}@{self.settings.domain}>",
                  "in_reply_to": None, "references": []}
+        if picture is not None:
+            cid = f"board.{digest}@{self.settings.domain}"
+            parts.update(picture=picture, picture_cid=f"<{cid}>",
+                         html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None else None)
+        if calendar is not None:
+            parts["calendar"] = calendar
         if reply_to is not None:  # only ids that can go into a header: the sender wrote them
             refs = [r for r in reply_to.references if checks.message_id(r)]
             parts.update(auto="auto-replied", references=refs,
@@ -136,7 +159,7 @@ class Base:
         raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                             domain=self.settings.domain, message_id=p["message_id"],
                             date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                            references=p["references"])
+                            references=p["references"], **_extras(p))
         return (raw, *envelope_of(p["from"], [p["to"]]))
 
     def build_message(self, data: bytes):
@@ -145,4 +168,13 @@ class Base:
         return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                        domain=self.settings.domain, message_id=p["message_id"],
                        date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                       references=p["references"])
+                       references=p["references"], **_extras(p))
+
+
+PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued
+
+
+def _extras(p: dict) -> dict:
+    """The picture (PNG, rendered from the queued SVG) and calendar parts of a queued message."""
+    png = pictures.cached_png(p["picture"]) if p.get("picture") else None
+    return {"picture": png, "picture_cid": p.get("picture_cid") if png else None, "calendar": p.get("calendar")}

@@ -14,10 +14,12 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
+from referee import standings
 from referee.authority import crash
 from referee.authority.intake import orders_text
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
+from referee.pictures import svg_of
 
 
 @dataclass
@@ -140,7 +142,7 @@ class Closing:
             used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
         return orders, used, missing
 
-    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
         next_info = None
         if nxt is not None:
             info = self.deadline_info(match, nxt, lang)
@@ -149,19 +151,21 @@ class Closing:
                          "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
                          "awaiting": dict(nxt["awaiting"])}
         owes = nxt is not None and viewer in nxt["awaiting"]
+        view = rules.view(res.state, viewer)
         return {"match": self.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
-                "view": rules.view(res.state, viewer),
+                "view": view, "picture": svg_of(rules, view, lang),
+                "standings": standings.table(rules, *moved, lang, self.names(match["id"])) if moved else [],
                 "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
                 "missing": list(missing), "players": self.names(match["id"]), "outcome": res.outcome,
                 "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
 
-    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
-        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang)
+    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
         ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
-        return {"lang": lang, "subject": subject, "text": text, "html": html}
+        return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
 
     def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
         """What the referee's report wrapper adds to the game's context: whether a turn
@@ -173,20 +177,33 @@ class Closing:
         return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
-        """Render and queue every report of a close; returns them for the archive and ``resend``."""
+        """Render and queue every report of a close; returns them for the archive and ``resend``.
+        Each carries the board picture (if the game draws one) and the next deadline
+        as a calendar part (cancelled in the last report)."""
         mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
+        calendars: dict[str, str | None] = {}
+        # the standings before and after the turn, read once for every report
+        moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
+
+        def send(key: str, to: str, m: dict) -> None:
+            if m["lang"] not in calendars:
+                calendars[m["lang"]] = self.calendar_part(match, nxt, m["lang"], ended=nxt is None)
+            self.queue(f"report:{tag}:{key}", match["id"], to, m["subject"], m["text"], m["html"],
+                       picture=m.get("picture"), calendar=calendars[m["lang"]])
+
         for p in self.store.players(match["id"]):
-            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p))
-            self.queue(f"report:{tag}:{p['id']}", match["id"], p["email"], m["subject"], m["text"], m["html"])
+            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p),
+                                                         moved)
+            send(p["id"], p["email"], m)
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lang_of(match)
             if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang)
-            m = mails[f"_public.{lang}"]
-            self.queue(f"report:{tag}:obs:{o['email']}", match["id"], o["email"], m["subject"], m["text"], m["html"])
+                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang,
+                                                                   moved)
+            send(f"obs:{o['email']}", o["email"], mails[f"_public.{lang}"])
         lang = self.lang_of(match)
-        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang)
-        self.queue(f"report:{tag}:@gm", match["id"], match["gm_email"], m["subject"], m["text"], m["html"])
+        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
+        send("@gm", match["gm_email"], m)
         return mails
 
     # -- archive --------------------------------------------------------------
@@ -229,7 +246,8 @@ class Closing:
             res = rules.resolve(state, orders, Rng(turn["seed"]))
             m = self._render_report(match, turn, rules, res, missing, None, GM, self.lang_of(match))
             self.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
-                       match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"])
+                       match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"],
+                       picture=m.get("picture"))
         return f"preview of turn {turn['number']} sent to the GM"
 
     def rollback(self, match_id: str) -> str:

@@ -64,7 +64,7 @@ class Commands:
         if stored is None:
             return
         self.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
-                   stored["subject"], stored["text"], stored["html"])
+                   stored["subject"], stored["text"], stored["html"], picture=stored.get("picture"))
 
     # -- the GM ----------------------------------------------------------------
     def gm_mail(self, mail, match, env, doc) -> Handled:
@@ -218,8 +218,13 @@ class Commands:
         turn = self.store.current_turn(match_id)
         stamp = f"{turn['number']}.{turn['rev']}:{self.now().isoformat()}"
         for p in self.store.players(match_id):
-            subject, text = self.renderer.mail("notice", self.lang_of(match, p), **self.status_ctx(match, p), event=event)
-            self.queue(f"notice:{match_id}:{event}:{stamp}:{p['id']}", match_id, p["email"], subject, text)
+            lang = self.lang_of(match, p)
+            subject, text = self.renderer.mail("notice", lang, **self.status_ctx(match, p), event=event)
+            # a moved deadline moves the calendar entry; the end cancels it
+            calendar = (self.calendar_part(match, turn, lang, ended=event == "ended")
+                        if event in ("extended", "resumed", "ended") else None)
+            self.queue(f"notice:{match_id}:{event}:{stamp}:{p['id']}", match_id, p["email"], subject, text,
+                       calendar=calendar)
 
     # -- creating a match by mail -----------------------------------------------
     def create_by_mail(self, mail, env, doc) -> Handled:

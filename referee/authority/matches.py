@@ -152,7 +152,8 @@ class Matches(Base):
             order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
-        self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text)
+        self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,
+                   calendar=self.calendar_part(match, turn, lang))
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
         rules = self.rules(match)
