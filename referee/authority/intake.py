@@ -103,7 +103,7 @@ class Intake(Base):
         if mail.too_large:
             if not self.known(mail.sender):
                 return self.refuse_stranger(mail, "mail.too_large")
-            return self.refuse(mail, None, lang, [Own("mail.too_large", too_large_params(mail))])
+            return self.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))], code="mail.too_large")
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":

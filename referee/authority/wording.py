@@ -32,6 +32,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Match '{match}' has ended; it takes no more orders.",
         "de": "Die Partie '{match}' ist beendet und nimmt keine Befehle mehr an."},
     "mail.too_large": {
+        "en": "This mail is too large to be read. Send only the order document, as plain text.",
+        "de": "Diese Mail ist zu groß. Schicke nur das Befehlsdokument als einfachen Text."},
+    "mail.over_limit": {   # mail.too_large, naming the limit (parse_inbound says which)
         "en": "This mail is too large to be read: {part_en} is over the limit of {limit}. "
               "Send only the order document, as plain text.",
         "de": "Diese Mail ist zu groß: {part_de} ist größer als erlaubt ({limit}). "
