@@ -6,22 +6,11 @@ import json
 
 import pytest
 
-import toygame  # tests/ is on sys.path (tests/conftest.py)
-from referee import registry
 from referee.mail.inbound import parse_inbound
-from test_replies_say_what_happens_next import REFEREE, Table
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path, True)
-    yield t
-    t.ref.store.close()
-    registry.unregister(toygame.RULES.name)
+from test_replies_say_what_happens_next import REFEREE
 
 
 def reply(table, sender: str, subject: str, in_reply_to: str) -> str:
-
     raw = (f"From: {sender}\r\nTo: {REFEREE}\r\nSubject: {subject}\r\nMessage-ID: <re.{sender}@example.org>\r\n"
            f"In-Reply-To: {in_reply_to}\r\nReferences: {in_reply_to}\r\n\r\nThanks!\r\n").encode()
     table.ref.handle(parse_inbound(raw))
@@ -33,7 +22,6 @@ def report_id(table, player: str) -> str:
     table.mails()
     [row] = [r for r in table.ref.store.outbox("toy1") if r["dedupe"].startswith("report:") and
              r["dedupe"].endswith(":" + player)]
-
     return json.loads(row["message"])["message_id"]
 
 

@@ -3,18 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-import toygame  # tests/ is on sys.path (tests/conftest.py)
-from referee import registry
 from referee.mail.inbound import MAX_BYTES, parse_inbound
-from test_replies_say_what_happens_next import REFEREE, Table
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = Table(tmp_path, True)
-    yield t
-    t.ref.store.close()
-    registry.unregister(toygame.RULES.name)
+from test_replies_say_what_happens_next import REFEREE
 
 
 def big(sender: str, body: str) -> bytes:
