@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
+from referee.authority.orders import orders_text
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
 from referee.pictures import svg_of
@@ -171,9 +172,19 @@ class Closing:
     def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
         ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
+        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
+
+    def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
+        """What the referee's report wrapper adds to the game's context: whether a turn
+        closes early, and the default orders a player who sent none got (read first)."""
+        defaults = ""
+        if viewer in missing:
+            state = rules.load(turn["state"])
+            defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
+        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
         """Render and queue every report of a close; returns them for the archive and ``resend``.

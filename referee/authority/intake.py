@@ -17,10 +17,10 @@ from referee.authority import crash, keys
 from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
 from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
 from referee.authority.wording import Own, describe
-from referee.mail.inbound import header_section
+from referee.intake.finding import PLACEHOLDER_KEYS   # what the reports' envelope lines show instead of a key
+from referee.mail.inbound import MAX_BYTES, header_section
 
 GM_IDS = ("@gm", "gm")
-PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
 log = logging.getLogger("referee.intake")
 
 
@@ -55,6 +55,7 @@ class Intake:
                 if not mail.automatic and self.replies.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
                     subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
+                                                       tag=None, deadline=None,
                                                        problems=[describe(Own("internal.error"), lang)])
                     self.queue.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
                                      reply_to=mail)
@@ -95,7 +96,8 @@ class Intake:
         if mail.too_large:
             if not self.replies.known(mail.sender):
                 return self.replies.refuse_stranger(mail, "mail.too_large")
-            return self.replies.refuse(mail, None, lang, [Own("mail.too_large")])
+            return self.replies.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))],
+                                       code="mail.too_large")
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":
@@ -165,6 +167,16 @@ class Intake:
         return True
 
 
+def too_large_params(mail) -> dict:
+    """Which limit a too-large mail broke, in words: the whole mail, its text, or a YAML file."""
+    limit = getattr(mail, "limit", 0) or MAX_BYTES
+    part = _OVER.get(getattr(mail, "over", ""), _OVER["mail"])
+    size = f"{limit / 1_000_000:g} MB" if limit >= 1_000_000 else f"{limit / 1000:g} kB"
+    return {"part_en": part[0], "part_de": part[1], "limit": size}
+
+
+_OVER = {"mail": ("the whole mail", "die ganze Mail"), "text": ("its text", "ihr Text"),
+         "yaml": ("its YAML attachment", "ihr YAML-Anhang")}
 _MATCH_LINE = re.compile(r"^[ \t]*match[ \t]*:[ \t]*['\"]?([A-Za-z0-9_-]+)['\"]?[ \t]*$", re.M | re.I)
 
 

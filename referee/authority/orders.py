@@ -49,7 +49,8 @@ class Orders:
             "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=orders_text(orders, model.model_fields_set),
             warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.lookups.deadline_info(match, turn, lang),
-            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
+            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
+            early_close=bool(match["spec"].get("early_close", True)))
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
 

@@ -28,7 +28,9 @@ class MailQueue:
         ``calendar`` an iCalendar part."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
-                 "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
+                 "auto": auto, "date": self.now().isoformat(),
+                 # the match in the id: a reply to this mail names it in In-Reply-To (the [match] tag of a refusal)
+                 "message_id": f"<{digest}{'.' + match_id if match_id else ''}@{self.settings.domain}>",
                  "in_reply_to": None, "references": []}
         if picture is not None:
             cid = f"board.{digest}@{self.settings.domain}"

@@ -4,6 +4,7 @@ notice to a seat's owner that someone tried a wrong key."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 from referee import checks
@@ -12,6 +13,8 @@ from referee.authority.wording import NOTHING_TO_FIX, describe
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
 STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
 MAX_PROBLEMS = 20                 # problems listed in one refusal
+_IDENT = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
+_SUBJECT_TAG = re.compile(r"\[([a-z0-9][a-z0-9_-]{0,62})\]")
 log = logging.getLogger("referee.intake")
 
 
@@ -45,13 +48,32 @@ class Replies:
         ctx_match = self.lookups.match_ctx(match, self.lookups.rules(match)) if match else None
         problems = list(problems)[:MAX_PROBLEMS]
         fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
+        thread = match or self._thread_match(mail)    # a reply to a report keeps its [match] tag
+        turn = self.store.current_turn(match["id"]) if match and match["status"] != "ended" else None
+        owes = (turn is not None and player is not None and match["status"] == "running"
+                and turn["status"] == "open" and player["id"] in turn["awaiting"])
         subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang, source) for p in problems],
-                                           fixable=fixable,
+                                           fixable=fixable, tag=thread["id"] if thread else None,
+                                           deadline=self.lookups.deadline_info(match, turn, lang) if owes else None,
                                            subject=mail.subject)
         if mail.sender:
             self.reply(mail, match, player, subject, text)
         reason = code or (problems[0].code if problems else "refused")
         return Handled("refused", reason, match["id"] if match else None, player["id"] if player else None)
+
+    def _thread_match(self, mail):
+        """The match of the report a mail answers, if its sender plays in it: from our
+        Message-IDs in In-Reply-To/References (``<digest.match@domain>``), else a
+        ``[match]`` tag in the subject."""
+        suffix = "@" + self.settings.domain
+        named = [r[1:-len(suffix) - 1].partition(".")[2] for r in reversed(mail.references)
+                 if r.endswith(suffix + ">")]
+        named += [m.group(1) for m in _SUBJECT_TAG.finditer(mail.subject or "")]
+        for name in named[:MAX_PROBLEMS]:
+            match = self.store.match(name) if _IDENT.fullmatch(name) else None
+            if match is not None and self.known(mail.sender, match):
+                return match
+        return None
 
     def tell_wrong_key(self, mail, match, player) -> None:
         if mail.sender == player["email"] or not mail.sender:

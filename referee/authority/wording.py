@@ -34,6 +34,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "mail.too_large": {
         "en": "This mail is too large to be read. Send only the order document, as plain text.",
         "de": "Diese Mail ist zu groß. Schicke nur das Befehlsdokument als einfachen Text."},
+    "mail.over_limit": {   # mail.too_large, naming the limit (parse_inbound says which)
+        "en": "This mail is too large to be read: {part_en} is over the limit of {limit}. "
+              "Send only the order document, as plain text.",
+        "de": "Diese Mail ist zu groß: {part_de} ist größer als erlaubt ({limit}). "
+              "Schicke nur das Befehlsdokument als einfachen Text."},
     "command.unknown": {
         "en": "Unknown command '{command}'. Known: {known}.",
         "de": "Unbekannter Befehl '{command}'. Bekannt: {known}."},

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from referee import checks
+
 from . import finding
 from .problems import Located, referee_problem
 from .safe_yaml import Marks, YamlRefused, load_checked
@@ -141,6 +143,12 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
             starts += ", …"
         return [referee_problem("document.several", line=blocks[1].start + 1, count=len(blocks), lines=starts)]
     if not blocks:
+        quoted = finding.quoted_lines(cleaned)
+        found = finding.find_blocks(quoted)
+        if len(found) == 1 and finding.edited(found[0], quoted) and finding.only_attribution(lines):
+            lines, blocks = quoted, found
+            doc.notes.append(referee_problem("document.quoted", severity="warning", line=found[0].anchor + 1))
+    if not blocks:
         rest = "\n".join(lines)
         if rest.strip() and "match" in rest.lower():
             doc.text = rest
@@ -167,5 +175,10 @@ def read_document(mail: Any) -> Document | list[Located]:
             ignored = ", ".join(n for n, _ in attachments[1:])
             result.notes.append(referee_problem("document.other_attachments", severity="warning",
                                                 used=name, ignored=ignored))
-        return result
-    return read_text(mail.text or "")
+    else:
+        result = read_text(mail.text or "")
+    if isinstance(result, Document):
+        for name, size in list(getattr(mail, "set_aside", ()))[:SHOWN_STARTS]:   # photos beside the orders
+            result.notes.append(referee_problem("document.set_aside", severity="warning",
+                                                name=checks.echo(name), size=f"{size // 1000} kB"))
+    return result

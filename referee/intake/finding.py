@@ -13,7 +13,11 @@ The rule, in order:
    four lines by ``Sent:``/``Gesendet:``/``Date:`` holding a date; lower-case
    ``from:``/``date:`` are YAML keys) to the end is dropped: those clients do not mark the old mail
    with ``>``, and it usually holds an old order form.  Lines starting with
-   ``>`` (quoted earlier mails) are blanked.
+   ``>`` (quoted earlier mails) are blanked.  Only when the player's own
+   text holds no document is the text quoted once read (``quoted_lines``), and
+   a block there only counts if its ``key:`` was filled in (``edited``) and the
+   player wrote nothing else but the "On ... wrote:" line (``only_attribution``):
+   a terminal client's user who edited the form inside the quote.
 3. **Anchor lines.**  A line ``match: ...`` (at any indentation) anchors a
    document.  Without any, a line ``player:``, ``orders:``, ``command:``,
    ``turn:`` or ``key:`` does (so a document without ``match:`` still gets a
@@ -120,6 +124,35 @@ def visible_lines(cleaned: Cleaned) -> list[str]:
     cut = cut_point(cleaned.lines)
     return [("" if line.lstrip(" ").startswith(">") else line) if i < cut else ""
             for i, line in enumerate(cleaned.lines)]
+
+
+PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what a report's form shows instead of a key
+_QUOTED_ONCE = re.compile(r"^ ?>(?!>)")
+_KEY_VALUE = re.compile(r"^\s*key\s*:\s*['\"]?([^'\"#\s]+)", re.I)
+
+
+def quoted_lines(cleaned: Cleaned) -> list[str]:
+    """Lines quoted once ('> '), the quote mark read as a space (columns stay as
+    sent), all others blank: where a terminal client's user edits the quoted form."""
+    cut = cut_point(cleaned.lines)
+    return [_QUOTED_ONCE.sub(" ", line) if i < cut and _QUOTED_ONCE.match(line) else ""
+            for i, line in enumerate(cleaned.lines)]
+
+
+def edited(block: Block, lines: list[str]) -> bool:
+    """Whether a quoted block was filled in by the player: it carries a key of theirs."""
+    for line in lines[block.start:block.end]:
+        m = _KEY_VALUE.match(line)
+        if m:
+            return m.group(1).upper() not in PLACEHOLDER_KEYS
+    return False
+
+
+def only_attribution(visible: list[str]) -> bool:
+    """Whether the player wrote nothing of their own but the client's "On ... wrote:" line:
+    then an edited quote is their answer (text of their own says the quote is only context)."""
+    own = [line for line in visible if line.strip()]
+    return len(own) <= 1 and all(line.rstrip().endswith(":") for line in own)
 
 
 def _fenced_regions(lines: list[str]) -> list[list[tuple[int, int]]]:

@@ -42,6 +42,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "de": ("Nur der erste YAML-Anhang ({used}) wurde gelesen; {ignored} übergangen.",
                "Hänge pro Mail nur eine Befehlsdatei an."),
     },
+    "document.quoted": {
+        "en": ("The orders were read from the quoted lines ('>') from line {line} on, where you filled them in.",
+               "Next time, write them above the quoted mail, without '>'."),
+        "de": ("Die Befehle wurden aus den zitierten Zeilen ('>') ab Zeile {line} gelesen, wo du sie eingetragen hast.",
+               "Schreibe sie nächstes Mal über die zitierte Mail, ohne '>'."),
+    },
+    "document.set_aside": {
+        "en": ("The attachment '{name}' ({size}) was not read.",
+               "The referee reads the mail text and .yaml files only; no need to send pictures or documents."),
+        "de": ("Der Anhang '{name}' ({size}) wurde nicht gelesen.",
+               "Der Schiedsrichter liest nur den Mailtext und .yaml-Dateien; Bilder oder Dokumente sind nicht nötig."),
+    },
     "document.tabs": {
         "en": ("Tabs at the start of line {line} were read as two spaces each.",
                "Indent with spaces; check that the indentation means what you intended."),

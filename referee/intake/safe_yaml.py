@@ -175,7 +175,8 @@ def _syntax(err: yaml.YAMLError, text: str | None = None) -> YamlRefused:
 
 
 def _check_depth_by_events(text: str, max_depth: int) -> None:
-    """Iterative nesting check with the event parser (no recursion anywhere)."""
+    """Iterative nesting check with the event parser (no recursion anywhere); refuses
+    anchors and aliases where they are written."""
     loader = StrictLoader(text)
     depth = 0
     try:
@@ -188,8 +189,8 @@ def _check_depth_by_events(text: str, max_depth: int) -> None:
                     raise YamlRefused("yaml.too_deep", mark.line, mark.column, {"limit": max_depth})
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-            elif isinstance(event, yaml.AliasEvent):
-                mark = event.start_mark
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                mark = event.start_mark   # an anchor alone is refused too: the documentation promises "none at all"
                 raise YamlRefused("yaml.alias", mark.line, mark.column, {})
     except yaml.YAMLError as err:
         raise _syntax(err, text) from None
@@ -270,8 +271,8 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise YamlRefused("document.too_large", None, None, {"size": size, "limit": max_bytes})
-    if sum(text.count(c) for c in "[{-:?") > _GATE:
-        _check_depth_by_events(text, max_depth)
+    if "&" in text or sum(text.count(c) for c in "[{-:?") > _GATE:
+        _check_depth_by_events(text, max_depth)   # also finds anchors, which the composed tree forgets
     try:
         loader = StrictLoader(text)
     except yaml.YAMLError as err:  # the pure-Python reader checks characters up front

@@ -10,29 +10,29 @@ over ``max_bytes`` keeps only its header section (at most ``MAX_HEAD`` bytes),
 which is also all that is archived of it; header values are cut as they are
 parsed (``_Capped``), so the standard library's parameter and RFC 2047 parsers,
 quadratic on some hostile values, only ever see short ones; a mail of more than
-``MAX_PARTS`` MIME parts is not taken apart (the parser checks every line
-against every open boundary) and counts as too large.
+``MAX_PARTS`` MIME parts is not taken apart and counts as too large.  Only the
+header section goes through the standard library's parser; the body is taken
+apart by ``referee.mail.mime`` as offsets into ``raw`` (no copies of photos),
+so reading a mail holds at most 4x its size plus a constant.
 """
 from __future__ import annotations
 
-import email
 import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.message import Message
-from email.parser import BytesHeaderParser
 from typing import Iterable
 
 from referee import checks
 
-from . import headers
+from . import headers, mime
 from .flowed import unflow
 from .htmltext import html_to_text
 from .loops import automatic_reason
 
-MAX_BYTES = 256_000       # a larger mail is too large: only its header section is read and kept
+MAX_BYTES = 4_000_000     # the raw-size cap (a phone photo fits): a larger mail is too large, only its header section is read and kept
 MAX_HEAD = 64_000         # bytes of header section read, of any mail
 MAX_FIELD = 8_000         # characters of one header field kept by the parser
 MAX_PARAMS = 64           # ';'-parameters of one Content-Type / Content-Disposition kept
@@ -63,6 +63,9 @@ class InboundMail:
     too_large: bool
     received: datetime | None = None   # when the mail server took the mail in (not the Date: header)
     size: int = 0                      # bytes as the server holds it (raw may be only its head)
+    limit: int = 0                     # too_large: the limit in bytes that was broken ...
+    over: str = ""                     # ... by "mail" (all of it), "text" (a text part) or "yaml" (an attachment)
+    set_aside: tuple[tuple[str, int], ...] = ()   # (name, bytes) of large attachments not read
 
 
 class _Capped(policy.Compat32):
@@ -131,14 +134,6 @@ def decode_bytes(data: bytes, charset: str) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _is_attachment(part: Message) -> bool:
-    try:
-        disposition = (part.get_content_disposition() or "").lower()
-    except Exception:
-        disposition = ""
-    return disposition == "attachment" or _filename(part) is not None
-
-
 def _filename(part: Message) -> str | None:
     try:
         name = part.get_filename()
@@ -154,43 +149,19 @@ def _is_yaml(part: Message) -> bool:
     return name.endswith(YAML_SUFFIXES) or part.get_content_type() in YAML_TYPES
 
 
-def _leaves(msg: Message) -> list[Message]:
-    try:
-        return [p for p in msg.walk() if not p.is_multipart()]
-    except Exception:
-        return [msg]
+def _read_body(raw: bytes, msg: Message, body: int, max_attachment_bytes: int) -> mime.Body:
+    """What a mail client shows of the body (see ``referee.mail.mime``), from offsets into ``raw``."""
+    reader = mime.Reader(raw, mime.header_parser(_CappedMessage, CAPPED), decode_payload, html_to_text, unflow,
+                         max_attachment_bytes, _is_yaml, _filename)
+    texts = reader.part(msg, body, len(raw), 0)
+    reader.body.texts = [t for _, t in texts]
+    return reader.body
 
 
-def _body_and_attachments(msg: Message, max_attachment_bytes: int
-                          ) -> tuple[str, tuple[tuple[str, str], ...], bool]:
-    plain = html = None
-    attachments: list[tuple[str, str]] = []
-    too_large = False
-    for part in _leaves(msg):
-        ctype = part.get_content_type()
-        if _is_yaml(part):
-            raw_len = len(part.get_payload(decode=True) or b"")
-            if raw_len > max_attachment_bytes:
-                too_large = True
-                continue
-            name = _filename(part) or "orders.yaml"
-            attachments.append((name, decode_payload(part).replace("\r\n", "\n")))
-        elif _is_attachment(part):
-            continue
-        elif ctype == "text/plain" and plain is None:
-            plain = decode_payload(part)
-            if (part.get_param("format") or "").lower() == "flowed":
-                text = plain.replace("\r\n", "\n").replace("\r", "\n")
-                plain = unflow(text, (part.get_param("delsp") or "").lower() == "yes")
-        elif ctype == "text/html" and html is None:
-            html = decode_payload(part)
-    if plain is not None:
-        text = plain
-    elif html is not None:
-        text = html_to_text(html)
-    else:
-        text = ""
-    return text.replace("\r\n", "\n").replace("\r", "\n"), tuple(attachments), too_large
+def _joined(texts: list[str]) -> str:
+    """Text parts as one text, each on lines of its own (a form split by a photo stays whole)."""
+    text = "".join(t if t.endswith("\n") or i == len(texts) - 1 else t + "\n" for i, t in enumerate(texts))
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 _AUTHORED = (b"from", b"to", b"cc", b"date", b"subject", b"message-id", b"in-reply-to", b"references")
@@ -206,33 +177,27 @@ def content_digest(raw: bytes) -> str:
 
     Each delivery adds its own transport headers (Received, Return-Path,
     Delivered-To) and IMAP turns LF into CRLF, so a hash of the raw bytes
-    would tell two deliveries of one mail apart; this one does not.
+    would tell two deliveries of one mail apart; this one does not.  The body
+    is hashed in slices (a copy of a large mail would double what reading it costs).
     """
-    data = raw.replace(b"\r\n", b"\n")
-    head, _, body = data.partition(b"\n\n")
+    m = re.search(rb"\r?\n\r?\n", raw)
+    head_end, body = (m.start(), m.end()) if m else (len(raw), len(raw))
     fields: list[list[bytes]] = []
-    for line in head.split(b"\n"):
+    for line in raw[:head_end].replace(b"\r\n", b"\n").split(b"\n"):
         if line[:1] in (b" ", b"\t") and fields:
             fields[-1].append(line.strip())  # an unfolded continuation line
         else:
             fields.append([line])
     kept = sorted(b" ".join(parts) for parts in fields if _field_name(parts) in _AUTHORED)
-    return hashlib.sha256(b"\n".join(kept) + b"\n\n" + body).hexdigest()
-
-
-def _single_part(raw: bytes, body: int) -> Message | None:
-    """A mail of one part, parsed as the parser would but without its line-by-line
-    walk over the body (Python code per line: 250,000 short lines took 0.2 s):
-    the header section alone, then the body as its payload.  None for anything
-    else (multipart, message/*, a header section that does not end in a blank line)."""
-    head = raw[:body]
-    if not head.endswith((b"\n\n", b"\r\n\r\n")):
-        return None
-    msg = email.message_from_bytes(head, _CappedMessage, policy=CAPPED)
-    if msg.get_content_maintype() in ("multipart", "message") or msg.get_payload() or msg.defects:
-        return None
-    msg.set_payload(raw[body:].decode("ascii", "surrogateescape"))
-    return msg
+    digest = hashlib.sha256(b"\n".join(kept) + b"\n\n")
+    pos, step = body, 1 << 20
+    while pos < len(raw):
+        end = min(pos + step, len(raw))
+        if raw[end - 1:end] == b"\r" and end < len(raw):
+            end += 1    # never split a CRLF
+        digest.update(raw[pos:end].replace(b"\r\n", b"\n"))
+        pos = end
+    return digest.hexdigest()
 
 
 def _parts_too_many(raw: bytes, body: int) -> bool:
@@ -265,13 +230,8 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     elif body > len(head):   # a header section beyond the cap: its head, then the body
         raw, body = head + raw[body:], len(head)
     digest = content_digest(raw)
-    try:
-        if too_large:
-            msg = BytesHeaderParser(_CappedMessage, policy=CAPPED).parsebytes(raw)
-        else:
-            msg = _single_part(raw, body) or email.message_from_bytes(raw, _CappedMessage, policy=CAPPED)
-    except Exception:
-        msg = Message()
+    # the header section alone: reading headers never copies the body
+    msg = mime.header_parser(_CappedMessage, CAPPED)(raw[:body])
     ids = headers.message_ids(headers.raw(msg, "Message-ID"))
     message_id = ids[0] if ids else f"<{digest[:40]}@content-hash.invalid>"
     sender_name, sender = headers.address(msg, "From")
@@ -282,13 +242,16 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     refs = headers.message_ids(headers.raw(msg, "References", MAX_HEAD), keep) or \
         headers.message_ids(headers.raw(msg, "In-Reply-To", MAX_HEAD), keep)
     references = tuple(r for r in refs if r != message_id) + (message_id,)
-    text, attachments = "", ()
+    found = mime.Body(too_large=max_bytes if too_large else 0, over="mail" if too_large else "")
     if not too_large:
         try:
-            text, attachments, big_part = _body_and_attachments(msg, max_attachment_bytes)
-            too_large = too_large or big_part
+            found = _read_body(raw, msg, body, max_attachment_bytes)
         except Exception:
-            text, attachments = "", ()
+            found = mime.Body()
+    if found.too_large:
+        raw = head             # as a mail over the size: only its header section is kept
+    elif found.cuts:
+        raw = mime.without(raw, found.cuts)
     own = frozenset(a.strip().lower() for a in own_addresses)
     return InboundMail(
         raw=raw,
@@ -301,10 +264,13 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
         subject=headers.text(msg, "Subject") or "",
         date=headers.date(msg),
         references=references,
-        text=text,
-        attachments=attachments,
+        text=_joined(found.texts),
+        attachments=tuple(found.attachments),
         automatic=automatic_reason(msg, sender, return_path, own),
-        too_large=too_large,
+        too_large=bool(found.too_large),
         received=received,
         size=size,
+        limit=found.too_large,
+        over=found.over,
+        set_aside=tuple(found.set_aside),
     )

@@ -166,3 +166,16 @@ def test_command_arguments_named_from_and_to_are_not_mistaken_for_a_quoted_heade
     assert doc.data["to"] == "hamilton"
     text = "match: m\nplayer: gm\ncommand: replace\nfrom: madison\ndate: 2026-12-01\n"
     assert _doc(read_text(text)).data["date"] == "2026-12-01"
+
+
+def test_a_form_filled_in_inside_the_quote_is_read_with_a_note():
+    quoted = "".join("> " + line + "\n" for line in ORDERS.splitlines())
+    doc = read_document(mail("On Mon, 2 Mar 2026, referee@example.org wrote:\n" + quoted + "\n-- \nann\n"))
+    assert isinstance(doc, Document) and doc.data["player"] == "madison"
+    assert [n.code for n in doc.notes] == ["document.quoted"]
+    assert doc.position(("player",)) == (3, 11)        # columns as sent, after the '> '
+
+
+def test_a_quoted_form_with_the_placeholder_key_is_no_document():
+    quoted = "".join("> " + line + "\n" for line in ORDERS.replace("4F7Q-K2XD-9MRA", "YOUR-KEY").splitlines())
+    assert _codes(read_document(mail("On Mon, referee@example.org wrote:\n" + quoted))) == ["document.not_found"]

@@ -32,11 +32,24 @@ def test_billion_laughs_is_refused_fast():
     assert elapsed < 0.05, elapsed   # measured ~0.1 ms; expanding it would need 9^9 strings
 
 
-def test_any_alias_is_refused_with_its_line():
+def test_any_alias_is_refused_at_its_anchor_line():
     problems = read_text("Hi\n\nmatch: x\nplayer: &p madison\norders:\n  who: *p\n")
     assert [p.code for p in problems] == ["yaml.alias"]
-    assert problems[0].line == 6
+    assert problems[0].line == 4
     assert "Anker" in problems[0].text["de"]
+
+
+def test_an_anchor_without_an_alias_is_refused_as_documented():
+    # It loaded: the module documentation and the message both say "no anchors at all".
+    problems = read_text("match: x\nplayer: madison\norders:\n  who: &w hamilton\n")
+    assert [p.code for p in problems] == ["yaml.alias"]
+    assert problems[0].line == 4
+    assert "&name" in problems[0].text["en"]
+
+
+def test_an_ampersand_in_a_value_is_no_anchor():
+    doc = read_text("match: x\nplayer: madison\norders:\n  note: Q&A & more\n")
+    assert doc.data["orders"] == {"note": "Q&A & more"}
 
 
 @pytest.mark.parametrize("text", ["[" * 30000 + "]" * 30000, "- " * 30000 + "x",
