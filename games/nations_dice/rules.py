@@ -10,6 +10,7 @@ from referee.contract import LogEntry, Problem, Resolution, Rng
 from .edition import edition_for
 from .flow import advance
 from .messages import MESSAGES
+from .picture import STANDINGS_MESSAGES
 from .famine import auto_trade, feed, food_pair_problems
 from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
 from .phases import spend_books, start_age
@@ -27,7 +28,7 @@ class NationsDice:
     languages = ("en", "de")
     min_players = 1
     max_players = 4
-    messages = MESSAGES
+    messages = {**MESSAGES, **STANDINGS_MESSAGES}
     demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------
@@ -148,6 +149,14 @@ class NationsDice:
     def view(self, state: NState, viewer):
         from .view import build_view
         return build_view(state, viewer)
+
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
 
     def order_form(self, state: NState, player: str, lang: str) -> str:
         from .form import order_form
