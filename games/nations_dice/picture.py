@@ -148,7 +148,7 @@ def _nation(svg: Svg, q: dict, pub: dict, w: dict, lang: str, ink: str, x: float
     for i, (label, names) in enumerate(lines):
         ly = y + 172 + i * 16
         svg.text(x + 12, ly, label, 11, bold=True)
-        svg.text(x + 150, ly, fit(", ".join(names) or w["none"], 300, 11), 11)
+        svg.text(x + 142, ly, fit(", ".join(names) or w["none"], 312, 10), 10)
 
 
 # the standings' labels, phrased for the match site and the reports (merged into RULES.messages)
