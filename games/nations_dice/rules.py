@@ -10,15 +10,19 @@ from referee.contract import LogEntry, Problem, Resolution, Rng
 from .edition import edition_for
 from .flow import advance
 from .messages import MESSAGES
-from .picture import STANDINGS_MESSAGES
 from .famine import auto_trade, feed, food_pair_problems
 from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
 from .phases import spend_books, start_age
+from .picture import STANDINGS_MESSAGES
 from .pieces import gain_markers, take_dice
 from .state import NState, clone, deep, load_state, new_data
 from .validate import check_orders
 
 OPTIONS = {"edition", "variant", "hard"}
+
+
+# the game's messages with the standings' labels
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
 
 
 class NationsDice:
@@ -28,7 +32,7 @@ class NationsDice:
     languages = ("en", "de")
     min_players = 1
     max_players = 4
-    messages = {**MESSAGES, **STANDINGS_MESSAGES}
+    messages = ALL_MESSAGES
     demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------

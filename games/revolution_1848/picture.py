@@ -11,7 +11,7 @@ from __future__ import annotations
 from referee.contract import Svg, fit
 
 from .edition import PARTIES
-from .form import FLAG, PARTY
+from .form import PARTY
 
 WIDTH = 960
 LEFT, RIGHT = 10, 580

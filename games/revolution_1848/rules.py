@@ -45,6 +45,10 @@ def _fields(ed, card) -> set:
     return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
 
 
+# the game's messages with the standings' labels
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
+
+
 class Revolution1848:
     name = "revolution_1848"
     title = "1848"
@@ -52,7 +56,7 @@ class Revolution1848:
     languages = ("de", "en")
     min_players = 2
     max_players = 4
-    messages = {**MESSAGES, **STANDINGS_MESSAGES}
+    messages = ALL_MESSAGES
     demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------

@@ -3,13 +3,13 @@ says, nothing private, and render to PNG (kept in tests/seeing/out/)."""
 from __future__ import annotations
 
 import pytest
+from referee_games.nations_dice import RULES as NATIONS
+from referee_games.revolution_1848 import RULES as R1848
 from seekit import OUT, SAMPLES, after, texts, views
 from test_picture_png import colours_in, png_size
 
 from referee import pictures
 from referee.contract import GM
-from referee_games.nations_dice import RULES as NATIONS
-from referee_games.revolution_1848 import RULES as R1848
 
 ND = SAMPLES / "demo-nations_dice"
 RV = SAMPLES / "demo-revolution_1848"
@@ -110,7 +110,7 @@ def test_1848_every_person_on_the_table_with_its_value_and_party_sums(revolution
         drawn = texts(R1848.picture(view, "de"))
         for t in view["public"]["table"]:
             own = panel(drawn, t["player"])
-            for party, here in t["parties"].items():
+            for here in t["parties"].values():
                 assert str(here["sum"]) in own[:40]
             for person in t["persons"]:
                 shown = [i for i, x in enumerate(own[:60]) if x.startswith(person["name"][:12])]
