@@ -13,11 +13,16 @@ from .messages import MESSAGES
 from .famine import auto_trade, feed, food_pair_problems
 from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
 from .phases import spend_books, start_age
+from .picture import STANDINGS_MESSAGES
 from .pieces import gain_markers, take_dice
 from .state import NState, clone, deep, load_state, new_data
 from .validate import check_orders
 
 OPTIONS = {"edition", "variant", "hard"}
+
+
+# the game's messages with the standings' labels
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
 
 
 class NationsDice:
@@ -27,7 +32,7 @@ class NationsDice:
     languages = ("en", "de")
     min_players = 1
     max_players = 4
-    messages = MESSAGES
+    messages = ALL_MESSAGES
     demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------
@@ -148,6 +153,14 @@ class NationsDice:
     def view(self, state: NState, viewer):
         from .view import build_view
         return build_view(state, viewer)
+
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
 
     def order_form(self, state: NState, player: str, lang: str) -> str:
         from .form import order_form

@@ -10,6 +10,7 @@ from referee.contract import LogEntry, Problem, Resolution, Rng, follow_plan, pl
 from .actions import step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
+from .picture import STANDINGS_MESSAGES
 from .state import State, clone, deep, load_state, new_data
 from .trick import default_draw, describe, draw_all, draw_choice, start_trick, walk
 
@@ -44,6 +45,10 @@ def _fields(ed, card) -> set:
     return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
 
 
+# the game's messages with the standings' labels
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
+
+
 class Revolution1848:
     name = "revolution_1848"
     title = "1848"
@@ -51,7 +56,7 @@ class Revolution1848:
     languages = ("de", "en")
     min_players = 2
     max_players = 4
-    messages = MESSAGES
+    messages = ALL_MESSAGES
     demo_seats = (["ada", "bert", "cleo"], "de")
 
     # --- before the match --------------------------------------------------------
@@ -185,6 +190,14 @@ class Revolution1848:
     def view(self, state: State, viewer):
         from .view import build_view
         return build_view(state, viewer)
+
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
 
     def order_form(self, state: State, player: str, lang: str) -> str:
         from .form import order_form
