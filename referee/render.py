@@ -51,6 +51,24 @@ def game_template_dirs() -> list[Path]:
     return found
 
 
+_DICT_NAMES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's ``a.b`` tries the attribute first, then the item; a report's
+    context is plain dicts, so for a dict the item is looked up first (a sixth
+    of a close's rendering time).  Names of dict methods (``items``, ``get`` ...)
+    keep Jinja's order, so ``d.items()`` means what it always meant."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
@@ -58,10 +76,10 @@ class Renderer:
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=False)
-        self.text_env = jinja2.Environment(autoescape=False, **common)
-        self.html_env = jinja2.Environment(autoescape=True, **common)
+        self.text_env = _Environment(autoescape=False, **common)
+        self.html_env = _Environment(autoescape=True, **common)
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
-        self.mail_env = jinja2.Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                            **{k: v for k, v in common.items() if k != "trim_blocks"})
         self._uses: dict[tuple[str, str], bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
