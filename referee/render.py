@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+import css_inline
 import jinja2
 import jinja2.meta
 from markupsafe import escape
@@ -144,6 +145,19 @@ class Renderer:
     def _pick(self, kind: str, lang: str) -> str:
         name = f"mail/{kind}.{lang}.html.j2"
         return name if self.has(name) else f"mail/{kind}.en.html.j2"
+
+
+# Mail clients drop style sheets: the styles go into every element's style
+# attribute when the mail is built; the archive and the outbox keep the compact
+# form (classes and one <style>), about a third of the size.
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+
+
+def inline_styles(html: str) -> str:
+    """``html`` with its <style> rules written into the elements' style attributes."""
+    if "<style" not in html:
+        return html
+    return _INLINER.inline(html)
 
 
 def _indent_block(text: str, width: int = 2) -> str:
