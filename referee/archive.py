@@ -86,6 +86,17 @@ class Archive:
         for name, text in sorted(reports.items()):
             _write(d / "reports" / checks.path_part(name), text.encode("utf-8"))
 
+    def read_report(self, match_id: str, number: int, rev: int, name: str) -> str | None:
+        """A report as written for revision ``rev`` of a turn (set aside if that
+        revision was rolled back); None if it is not written."""
+        d = self.turn_dir(match_id, number)
+        for folder in (d / f"rolled-back-{rev}" / "reports", d / "reports"):
+            try:
+                return (folder / checks.path_part(name)).read_bytes().decode("utf-8")
+            except FileNotFoundError:
+                continue
+        return None
+
     def set_aside(self, match_id: str, number: int, rev: int) -> None:
         """A rolled-back turn's results move into a sub-folder; its inbox stays."""
         d = self.turn_dir(match_id, number)

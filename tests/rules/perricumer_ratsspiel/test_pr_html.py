@@ -161,3 +161,21 @@ def test_templates_never_mark_text_safe():
     for path in (template_root() / "perricumer_ratsspiel").glob("*html*"):
         source = path.read_text(encoding="utf-8")
         assert "|safe" not in source.replace(" ", "") and "autoescape" not in source, path.name
+
+
+def test_the_public_part_is_rendered_once_per_turn_and_each_reader_sees_their_own_row():
+    from referee.render import inline_styles
+    renderer = Renderer()
+    turn, state, result = SNAPSHOTS[-1]
+    bodies = {v: render_with(renderer, context(state, result, v, "de", turn), "de") for v in SEATS}
+    assert len(renderer._parts) == 1   # one public part for all the players of the turn
+    for seat, body in bodies.items():
+        mailed = inline_styles(body)
+        for other in SEATS:
+            row = mailed[mailed.index(f'data-seat="{other}"'):]
+            first_cell = row[:row.index("</td>")]
+            assert ("background: #fff8dc" in first_cell) == (other == seat), (seat, other)
+
+
+def render_with(renderer, ctx, lang):
+    return renderer.game_report(RULES.name, RULES.languages, lang, ctx)[1]
