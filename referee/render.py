@@ -113,9 +113,11 @@ class Renderer:
     def _shared(self, context, name: str, public: Any) -> str:
         """``name`` rendered with the calling template's context, once for all the
         readers of a turn: a part of a report that reads nothing of its reader
-        (only ``public``, the match, the turn, the players and the language's
-        labels and macros).  86-92% of a report is the same for every reader."""
-        seen = json.dumps([context.name, context.get("match"), context.get("turn"), context.get("players"), public],
+        (only ``public``, the match, the turn, the players, the outcome, the
+        missing, the next turn and the language's labels and macros).  86-92% of a report is the same for every reader."""
+        # everything of the report's context but what differs between readers (viewer, view, log, order_form)
+        seen = json.dumps([context.name, public] + [context.get(k) for k in ("match", "turn", "players", "outcome",
+                                                                              "missing", "next")],
                           sort_keys=True, default=str, ensure_ascii=False)
         key = (name, hashlib.sha256(seen.encode()).digest())
         part = self._parts.get(key)
