@@ -12,6 +12,8 @@ process of its own (so peak memory is that N's alone):
   (players, the public view and the GM);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
+* then (not timed as part of the close) the outbox sends every report into a
+  Maildir, and the store is measured as it stays;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio is of CPU seconds (this machine is shared);
@@ -36,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from referee import registry  # noqa: E402
 from referee.authority import Referee, Settings  # noqa: E402
 from referee.contract import GM, Rng, derive_seed  # noqa: E402
+from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.scripted import random_player  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
@@ -152,11 +155,14 @@ def one(n: int, turns: int, profile: str | None) -> dict:
             prof.disable()
             prof.dump_stats(profile)
         queued = len(ref.store.outbox())
+        t = time.perf_counter()   # not part of the close: the outbox sends later, but its size counts
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent
+        send_s = time.perf_counter() - t
         ref.store.checkpoint()
         db_after = size_of(root) - size_of(root / "turns")
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
-        return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued,
+        return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued, "sent": sent, "send_s": send_s,
                 "build_s": build_s, "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
@@ -186,7 +192,7 @@ def main() -> None:
         print(f"N={n:5d}: tick {r['tick_s']:7.2f} s wall, {r['tick_cpu']:7.2f} s CPU, {1000 * r['tick_s'] / n:6.1f} ms/match; "
               f"games' own work {r['games_s']:6.2f} s CPU, ratio {r['tick_cpu'] / r['games_s']:.2f} CPU "
               f"(target <= 2.5); closed {r['closed']}, "
-              f"failed {r['failed']}, queued {r['queued']}; peak RSS {r['peak_rss_mb']:.0f} MB "
+              f"failed {r['failed']}, queued {r['queued']}, sent {r['sent']} into a Maildir in {r['send_s']:.1f} s; peak RSS {r['peak_rss_mb']:.0f} MB "
               f"(before tick {r['rss_before_mb']:.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, "
               f"close adds {r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and "
               f"{r['archive_close_per_match'] / 1024:.0f} KB/match to the archive; build {r['build_s']:.0f} s",

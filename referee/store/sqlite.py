@@ -235,8 +235,14 @@ class SqliteStore:
             self._exec(f"DELETE FROM {table} WHERE match=? AND turn=?", (match, number))
         self._exec("DELETE FROM turns WHERE match=? AND number=?", (match, number))
 
-    def set_archived(self, match: str, number: int) -> None:
-        self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
+    def set_archived(self, match: str, number: int, result: dict | None = None) -> None:
+        """The turn is in the archive; ``result``: what the store keeps of it from now
+        on (the reports' bodies are the archive's alone)."""
+        if result is None:
+            self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
+        else:
+            self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
+                       (_dumps(result), match, number))
 
     def unarchived(self) -> list[dict]:
         return self._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0 ORDER BY match, number")
