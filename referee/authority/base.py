@@ -15,7 +15,7 @@ from referee.authority.timing import Timing
 from referee.contract import GameRules
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
-from referee.render import Renderer
+from referee.render import Renderer, inline_styles
 
 
 def utcnow() -> datetime:
@@ -111,15 +111,18 @@ class Base:
 
     # -- outgoing mail ------------------------------------------------------
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
-              html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
+              html: str | None = None, *, reply_to=None, auto: str = "auto-generated", report: dict | None = None) -> bool:
         """Queue a rendered message once per dedupe key.  The outbox keeps the
         rendered parts; the MIME message is assembled when it is sent.  Its
         Message-ID follows from the dedupe key, so a message rebuilt after a
-        crash is the same message."""
+        crash is the same message.  ``report``: the row names a turn's report
+        (``closing.report_ref``) whose body is read from the archive when sent."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
                  "in_reply_to": None, "references": []}
+        if report is not None:
+            parts.update(report=report, text=None, html=None)
         if reply_to is not None:  # only ids that can go into a header: the sender wrote them
             refs = [r for r in reply_to.references if checks.message_id(r)]
             parts.update(auto="auto-replied", references=refs,
@@ -130,7 +133,7 @@ class Base:
     def wire_message(self, data: bytes) -> tuple[bytes, str, list[str]]:
         """(wire bytes, MAIL FROM, RCPT TO) of a queued entry: the very bytes
         ``build_message`` would serialise to, made without EmailMessage."""
-        p = json.loads(data)
+        p = self._parts(data)
         raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                             domain=self.settings.domain, message_id=p["message_id"],
                             date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
@@ -139,8 +142,30 @@ class Base:
 
     def build_message(self, data: bytes):
         """The outgoing message (``EmailMessage``, SMTP policy) from a queued entry."""
-        p = json.loads(data)
+        p = self._parts(data)
         return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                        domain=self.settings.domain, message_id=p["message_id"],
                        date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
                        references=p["references"])
+
+    def _parts(self, data: bytes) -> dict:
+        """A queued entry's parts with a report's body filled in and the HTML's
+        style sheet written inline (mail clients drop style sheets)."""
+        p = json.loads(data)
+        if p.get("report"):
+            p["text"], p["html"] = self.report_body(p["report"])
+        if p["html"]:
+            p["html"] = inline_styles(p["html"])
+        return p
+
+    def report_body(self, ref: dict) -> tuple[str, str | None]:
+        """(text, HTML) of a turn's report: from the archive, or, until the archive
+        holds it, from the turn's result."""
+        text = self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".txt")
+        if text is not None:
+            return text, self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".html")
+        turn = self.store.turn(ref["match"], ref["turn"])
+        m = (turn["result"] or {}).get("mails", {}).get(ref["who"], {}) if turn and turn["rev"] == ref["rev"] else {}
+        if "text" not in m:
+            raise LookupError(f"report {ref['name']} of {ref['match']} turn {ref['turn']}.{ref['rev']} is nowhere")
+        return m["text"], m["html"]

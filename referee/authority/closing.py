@@ -9,6 +9,7 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -19,23 +20,46 @@ from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
 
 
+def report_name(who: str, lang: str) -> str:
+    """A report's file name in the archive, without .txt/.html: ``ann.en``, ``_gm.de``, ``_public.en``."""
+    return who if "." in who else f"{who}.{lang}"
+
+
+def report_ref(match_id: str, number: int, rev: int, who: str, lang: str) -> dict:
+    """What an outbox row holds of a report instead of its body."""
+    return {"match": match_id, "turn": number, "rev": rev, "who": who, "name": report_name(who, lang)}
+
+
 @dataclass
 class TickReport:
     closed: list[tuple[str, int]] = field(default_factory=list)
     reminded: int = 0
     failed: list[tuple[str, int]] = field(default_factory=list)
+    more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
 
 
 class Closing:
-    def tick(self) -> TickReport:
+    _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
+
+    def tick(self, budget: float | None = None) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
-        Each match, close, reminder and archive repair in a guard of its own."""
-        report = TickReport()
-        self.repair_archive()
+        Each match, close, reminder and archive repair in a guard of its own.
+        ``budget``: stop after so many seconds and go on from there next time, so
+        that the service reads and answers mail while a league closes."""
+        report, start = TickReport(), time.monotonic()
+        if self._tick_cursor is None:
+            self.repair_archive()
         now = self.now()
         for match in self.store.matches("running"):
+            if self._tick_cursor is not None and match["id"] <= self._tick_cursor:
+                continue
+            if budget is not None and time.monotonic() - start > budget:
+                report.more = True
+                return report
             with self.guarded("tick", match["id"], match["id"]):
                 self._tick_match(match, now, report)
+            self._tick_cursor = match["id"]
+        self._tick_cursor = None
         return report
 
     def _tick_match(self, match: dict, now, report: TickReport) -> None:
@@ -107,6 +131,7 @@ class Closing:
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
                 nxt = self.store.current_turn(match_id)
+            # the reports' bodies stay in the result only until the archive holds them
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)
             result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),
                       "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
@@ -164,18 +189,22 @@ class Closing:
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
         """Render and queue every report of a close; returns them for the archive and ``resend``."""
         mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
+
+        def queue(dedupe: str, to: str, who: str) -> None:   # the row names the report; its body is sent from the archive
+            m = mails[who]
+            self.queue(dedupe, match["id"], to, m["subject"], "", None,
+                       report=report_ref(match["id"], turn["number"], turn["rev"], who, m["lang"]))
+
         for p in self.store.players(match["id"]):
-            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p))
-            self.queue(f"report:{tag}:{p['id']}", match["id"], p["email"], m["subject"], m["text"], m["html"])
+            mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p))
+            queue(f"report:{tag}:{p['id']}", p["email"], p["id"])
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lang_of(match)
             if f"_public.{lang}" not in mails:
                 mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang)
-            m = mails[f"_public.{lang}"]
-            self.queue(f"report:{tag}:obs:{o['email']}", match["id"], o["email"], m["subject"], m["text"], m["html"])
-        lang = self.lang_of(match)
-        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang)
-        self.queue(f"report:{tag}:@gm", match["id"], match["gm_email"], m["subject"], m["text"], m["html"])
+            queue(f"report:{tag}:obs:{o['email']}", o["email"], f"_public.{lang}")
+        mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, self.lang_of(match))
+        queue(f"report:{tag}:@gm", match["gm_email"], "_gm")
         return mails
 
     # -- archive --------------------------------------------------------------
@@ -184,7 +213,9 @@ class Closing:
         result = turn["result"]
         reports = {}
         for who, m in result["mails"].items():
-            name = who if "." in who else f"{who}.{m['lang']}"
+            if "text" not in m:  # archived before: the bodies are the archive's alone
+                return
+            name = report_name(who, m["lang"])
             reports[f"{name}.txt"] = m["text"]
             reports[f"{name}.html"] = m["html"]
         self.archive.write_turn(match_id, number, result["orders"],
@@ -192,8 +223,9 @@ class Closing:
                                  "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
                                  "missing": result["missing"], "closed": turn["closed"]}, reports)
         crash.point("archive.written")
+        kept = dict(result, mails={who: {"lang": m["lang"], "subject": m["subject"]} for who, m in result["mails"].items()})
         with self.store.transaction():
-            self.store.set_archived(match_id, number)
+            self.store.set_archived(match_id, number, kept)
 
     def repair_archive(self) -> None:
         """Write what a crash (or a full disk) kept from the archive; retried every tick."""

@@ -289,8 +289,9 @@ class SqliteStore:
                           " VALUES (?,?,?,?,?,?)", (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
-        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=? ORDER BY id LIMIT ?",
-                         (_iso(now), limit))
+        # answers and notices before reports: a confirmation never waits behind a league's reports
+        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
+                         " ORDER BY dedupe LIKE 'report:%', id LIMIT ?", (_iso(now), limit))
 
     def claim_due(self, now: datetime, limit: int, owner: str, reclaim) -> list[dict]:
         """Claim up to ``limit`` due messages for ``owner`` (one transaction), so
