@@ -213,8 +213,8 @@ class Closing:
         result = turn["result"]
         reports = {}
         for who, m in result["mails"].items():
-            if "text" not in m:  # archived before: the bodies are the archive's alone
-                return
+            if "text" not in m:  # archived before: the reports' bodies are the archive's alone
+                continue
             name = report_name(who, m["lang"])
             reports[f"{name}.txt"] = m["text"]
             reports[f"{name}.html"] = m["html"]
