@@ -223,7 +223,11 @@ class Closing:
                                  "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
                                  "missing": result["missing"], "closed": turn["closed"]}, reports)
         crash.point("archive.written")
+        # what the store keeps: no report bodies (the archive's), and the state only
+        # where no next turn holds it (the last one of a match)
         kept = dict(result, mails={who: {"lang": m["lang"], "subject": m["subject"]} for who, m in result["mails"].items()})
+        if self.store.turn(match_id, number + 1) is not None:
+            kept.pop("state", None)
         with self.store.transaction():
             self.store.set_archived(match_id, number, kept)
 
