@@ -174,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--seed", default="demo", help="match seed (the same seed gives the same matches)")
     s.add_argument("--game", action="append", help="only this game (repeatable)")
     s.set_defaults(fn=cmd_demo)
+    from referee.site.commands import register as register_site   # site, schema, check
+    register_site(sub, _cfg)
     args = p.parse_args(argv)
     return args.fn(args)
 

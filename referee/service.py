@@ -81,10 +81,10 @@ class Service:
         whose deadlines fall together closes over several cycles, and the mail read
         between them is answered meanwhile)."""
         report = CycleReport()
-        ticked = self.referee.tick(budget=budget) if budget is not None else self.referee.tick()
+        ticked = self.referee.tick(budget)
         report.closed = ticked.closed
         report.sent, more = self._flush(budget)
-        report.more = more or getattr(ticked, "more", False)
+        report.more = more or ticked.more
         return report
 
     def flush(self, batch: int = 500) -> int:
