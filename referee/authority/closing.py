@@ -62,15 +62,15 @@ class Closing:
         if self._tick_cursor is None:
             self.repair_archive()
         now = self.now()
-        for match in self.store.matches("running"):
-            if self._tick_cursor is not None and match["id"] <= self._tick_cursor:
-                continue
-            if budget is not None and time.monotonic() - start > budget:
-                report.more = True
-                return report
+        left = [m for m in self.store.matches("running")
+                if self._tick_cursor is None or m["id"] > self._tick_cursor]
+        for i, match in enumerate(left):
             with self.faults.guarded("tick", match["id"], match["id"]):
                 self._tick_match(match, now, report)
             self._tick_cursor = match["id"]
+            if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
+                report.more = True   # at least one match a call: a pass always ends
+                return report
         self._tick_cursor = None
         return report
 
