@@ -9,6 +9,7 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,6 +32,17 @@ def report_ref(match_id: str, number: int, rev: int, who: str, m: dict) -> dict:
     """What an outbox row holds of a report instead of its body (``m``: the rendered or kept report)."""
     return {"match": match_id, "turn": number, "rev": rev, "who": who, "name": report_name(who, m["lang"]),
             "picture": bool(m.get("picture"))}
+
+
+def _pictures_once(mails: dict) -> dict[str, str]:
+    """The reports' pictures, each distinct one once (most readers see the same board):
+    every report's ``picture`` becomes the key of its SVG in what this returns."""
+    found: dict[str, str] = {}
+    for m in mails.values():
+        if m.get("picture"):
+            key = hashlib.sha256(m["picture"].encode()).hexdigest()[:16]
+            found[key], m["picture"] = m["picture"], key
+    return found
 
 
 @dataclass
@@ -148,7 +160,7 @@ class Closing:
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)
             result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),
                       "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
-                      "missing": missing, "mails": mails}
+                      "missing": missing, "mails": mails, "pictures": _pictures_once(mails)}
             self.store.resolve_turn(match_id, turn["number"], result, now)
             crash.point("close.before_commit")
         crash.point("close.committed")

@@ -85,14 +85,15 @@ class MailQueue:
         """(text, HTML, picture SVG) of a turn's report: the bodies from the archive,
         or, until the archive holds them, from the turn's result."""
         turn = self.store.turn(ref["match"], ref["turn"])
-        kept = (turn["result"] or {}).get("mails", {}).get(ref["who"], {}) if turn and turn["rev"] == ref["rev"] else {}
+        result = (turn["result"] or {}) if turn and turn["rev"] == ref["rev"] else {}
+        kept = result.get("mails", {}).get(ref["who"], {})
+        picture = (result.get("pictures") or {}).get(kept.get("picture") or "")   # kept once for all readers
         text = self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".txt")
         if text is not None:
-            html = self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".html")
-            return text, html, kept.get("picture")
+            return text, self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".html"), picture
         if "text" not in kept:
             raise LookupError(f"report {ref['name']} of {ref['match']} turn {ref['turn']}.{ref['rev']} is nowhere")
-        return kept["text"], kept["html"], kept.get("picture")
+        return kept["text"], kept["html"], picture
 
 
 PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued

@@ -3,23 +3,8 @@ needs to send and resend, and a resent report is the very bytes of the original.
 from __future__ import annotations
 
 import json
-import re
 
-import pytest
-
-from conftest import SPEC, inbound, text_of, to
-
-
-@pytest.fixture
-def game(ref, outbox):
-    created = ref.create_match(SPEC)
-    keys = {}
-    for m in outbox.flush():
-        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
-        if hit:
-            keys[m["To"].split("@")[0]] = hit.group(1)
-    keys["@gm"] = created.gm_key
-    return keys
+from conftest import inbound, text_of, to
 
 
 def parts(msg) -> tuple[bytes, bytes]:
