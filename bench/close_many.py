@@ -133,6 +133,11 @@ def size_of(folder: Path) -> int:
     return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
 
 
+def db_size(root: Path) -> int:
+    """The store's bytes on disk (the database, its write-ahead log and index)."""
+    return sum(f.stat().st_size for f in root.glob("referee.sqlite*"))
+
+
 def one(n: int, turns: int, profile: str | None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -141,7 +146,7 @@ def one(n: int, turns: int, profile: str | None) -> dict:
         build_s = time.perf_counter() - t
         games_s = games_own_work(ref, n)
         ref.store.checkpoint()
-        db_before = size_of(root) - size_of(root / "turns")
+        db_before = db_size(root)
         arch_before = size_of(root / "turns")
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         if profile:
@@ -159,7 +164,7 @@ def one(n: int, turns: int, profile: str | None) -> dict:
         sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent
         send_s = time.perf_counter() - t
         ref.store.checkpoint()
-        db_after = size_of(root) - size_of(root / "turns")
+        db_after = db_size(root)
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
         return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued, "sent": sent, "send_s": send_s,
