@@ -11,11 +11,14 @@
    the SMTP front in a process of its own (bench/mail_smtp_process.py, as a
    real MTA would be) and once in this process (where its CPU time and GIL
    contention count against the referee).
+   ``--distinct``: the same with 2,000 distinct players (100 matches x 20),
+   one mail each, so every key is checked for the first time (the cost of
+   the key hash counts).
 2. IDLE latency: ``referee run``'s loop in a thread, waiting in IMAP IDLE;
    an order mail is APPENDed and the time until its confirmation reaches the
    SMTP capture is measured (median of K).
 
-Run: python bench/mail_intake_burst.py [--mails 2000] [--idle 15] [--smtp both|process|thread]
+Run: python bench/mail_intake_burst.py [--mails 2000] [--idle 15] [--smtp both|process|thread] [--distinct]
 """
 from __future__ import annotations
 
@@ -99,12 +102,12 @@ def order_mail(sender: str, to: str, match: str, player: str, key: str, turn: in
     return msg.as_bytes(policy=policy.SMTP)
 
 
-def setup(servers, folder: Path, per_player: int):
+def setup(servers, folder: Path, per_player: int, matches: int = MATCHES):
     referee_addr = servers.address("referee")
     ref = Referee(SqliteStore(folder / "referee.sqlite"), folder / "turns",
                   settings=Settings(address=referee_addr, rate_limit_per_hour=1_000_000))
     mails, rng = [], Rng(2026)
-    for m in range(MATCHES):
+    for m in range(matches):
         match = f"burst{m:02d}"
         seats = [f"p{m:02d}x{i:02d}" for i in range(PLAYERS)]
         ref.create_match({"id": match, "game": "perricumer_ratsspiel", "lang": "de", "gm": servers.address("gm"),
@@ -146,15 +149,17 @@ def baseline(servers) -> tuple[float, int]:
     return time.perf_counter() - t, n
 
 
-def burst(total: int, separate_smtp: bool) -> dict:
+def burst(total: int, separate_smtp: bool, distinct: bool = False) -> dict:
     """One timed poll.  ``separate_smtp``: the SMTP front the confirmations go to
-    runs in a child process (as a real MTA would); else in this process."""
-    per_player = max(1, total // (MATCHES * PLAYERS))
-    users = ("referee", "gm") + tuple(f"p{m:02d}x{i:02d}" for m in range(MATCHES) for i in range(PLAYERS))
+    runs in a child process (as a real MTA would); else in this process.
+    ``distinct``: as many players as mails, one mail each."""
+    matches = max(1, total // PLAYERS) if distinct else MATCHES
+    per_player = 1 if distinct else max(1, total // (matches * PLAYERS))
+    users = ("referee", "gm") + tuple(f"p{m:02d}x{i:02d}" for m in range(matches) for i in range(PLAYERS))
     with running_mailservers(users=users, tls=False, mail_location="mdbox:~/mdbox") as s, \
             tempfile.TemporaryDirectory() as tmp, \
             (separate_smtp_front(s) if separate_smtp else contextlib.nullcontext()) as child:
-        ref, mails = setup(s, Path(tmp), per_player)
+        ref, mails = setup(s, Path(tmp), per_player, matches)
         welcome_sink = SmtpSink(s.host, s.smtp.port)
         ref.send_pending(welcome_sink)  # welcomes go out before the clock starts
         append_all(s, mails)
@@ -168,7 +173,7 @@ def burst(total: int, separate_smtp: bool) -> dict:
         source.close()
         sink.sink.close()
         alone_s = server_alone(s.host, child.port if child else s.smtp.port, sink.sent)
-        accepted = sum(1 for m in range(MATCHES) for _ in ref.store.submissions(f"burst{m:02d}", 1))
+        accepted = sum(1 for m in range(matches) for _ in ref.store.submissions(f"burst{m:02d}", 1))
     result = {"mails": len(mails), "outcomes": report.outcomes, "confirmations_sent": sink.count,
               "players_with_orders": accepted, "baseline_s": base_s, "baseline_n": base_n,
               "full_s": full_s, "smtp_s": sink.seconds, "server_alone_s": alone_s}
@@ -235,11 +240,12 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--mails", type=int, default=2000)
     p.add_argument("--idle", type=int, default=15)
+    p.add_argument("--distinct", action="store_true", help="one mail from each of as many distinct players")
     p.add_argument("--smtp", choices=("both", "process", "thread"), default="both",
                    help="where the SMTP front runs: its own process, a thread of this one, or both in turn")
     a = p.parse_args()
     for where in (("process", "thread") if a.smtp == "both" else (a.smtp,)):
-        report_burst(burst(a.mails, separate_smtp=where == "process"), where)
+        report_burst(burst(a.mails, separate_smtp=where == "process", distinct=a.distinct), where)
     if a.idle:
         lat = idle_latency(a.idle)
         print(f"IDLE latency, APPEND -> confirmation captured by SMTP ({len(lat)} mails): median "

@@ -18,6 +18,7 @@ from referee.mail.source import incoming_of
 
 log = logging.getLogger("referee")
 WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
+WORK_SLICE = 1.0  # seconds of closing, then of sending, before the mailbox is read again
 
 
 @dataclass
@@ -26,6 +27,7 @@ class CycleReport:
     outcomes: dict[str, int] = field(default_factory=dict)
     closed: list = field(default_factory=list)
     sent: int = 0
+    more: bool = False   # closes or mail left for the next cycle: no idling
 
 
 class Service:
@@ -36,7 +38,9 @@ class Service:
         self.poll_interval = poll_interval
         self._reopen_source = reopen_source
 
-    def poll_once(self, limit: int = 500) -> CycleReport:
+    def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
+        """Handle every waiting mail and send the answers (``budget``: seconds of
+        sending at most, answers first; the rest is sent in the next cycle)."""
         report = CycleReport()
         while True:
             finished: dict[str, list[str]] = {}
@@ -54,7 +58,9 @@ class Service:
                 report.mails += 1
                 report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
             self._done(finished)
-            report.sent += self.flush()  # answers go out at once, not at the next tick
+            sent, more = self._flush(budget)  # answers go out at once, not at the next tick
+            report.sent += sent
+            report.more |= more
             if count < limit:
                 return report
 
@@ -70,36 +76,51 @@ class Service:
                 for ref in refs:
                     self.source.done(ref, outcome)
 
-    def tick(self) -> CycleReport:
+    def tick(self, budget: float | None = None) -> CycleReport:
+        """Close what is due and send; ``budget``: seconds of each at most (a league
+        whose deadlines fall together closes over several cycles, and the mail read
+        between them is answered meanwhile)."""
         report = CycleReport()
-        report.closed = self.referee.tick().closed
-        report.sent = self.flush()
+        ticked = self.referee.tick(budget)
+        report.closed = ticked.closed
+        report.sent, more = self._flush(budget)
+        report.more = more or ticked.more
         return report
 
     def flush(self, batch: int = 500) -> int:
         """Send everything the outbox has due now (it hands out ``batch`` at a time)."""
-        sent = 0
+        return self._flush(None, batch)[0]
+
+    def _flush(self, budget: float | None, batch: int = 500) -> tuple[int, bool]:
+        """(sent, whether some is left) after sending for at most ``budget`` seconds."""
+        sent, start = 0, time.monotonic()
+        if budget is not None:
+            batch = 50   # small batches: the budget is looked at between them
         while True:
             done = self.referee.send_pending(self.sink, limit=batch)
             sent += done.sent
             if done.sent + done.retrying + done.failed < batch:
-                return sent
+                return sent, False
+            if budget is not None and time.monotonic() - start > budget:
+                return sent, True
 
-    def cycle(self) -> CycleReport:
-        report = self.poll_once()
-        ticked = self.tick()
+    def cycle(self, budget: float | None = None) -> CycleReport:
+        report = self.poll_once(budget=budget)
+        ticked = self.tick(budget)
         report.closed, report.sent = ticked.closed, report.sent + ticked.sent
+        report.more |= ticked.more
         return report
 
     def run(self, stop: threading.Event) -> None:
         failures = 0
         while not stop.is_set():
             try:
-                report = self.cycle()
+                report = self.cycle(WORK_SLICE)
                 failures = 0
                 if report.mails or report.closed or report.sent:
                     log.info("mails %s, closed %s, sent %d", report.outcomes, report.closed, report.sent)
-                self._idle(stop)
+                if not report.more:
+                    self._idle(stop)
             except MailError as e:
                 failures += 1
                 pause = min(2 ** failures, 300)

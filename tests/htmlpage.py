@@ -67,3 +67,18 @@ def parse(markup: str) -> Page:
     assert page.stack == [], f"unclosed: {page.stack}"
     page.alltext = " ".join("".join(page.text).split())
     return page
+
+
+def assert_styles_inline_when_mailed(body: str) -> None:
+    """A report body carries one <style> (the shared sheet) and classes; the mail
+    built from it has every class written out as an inline style, and no <style>:
+    mail clients drop style sheets."""
+    from referee.render import inline_styles
+    compact = parse(body)
+    assert [t for t, _ in compact.tags].count("style") == 1
+    assert not any("style" in attrs and "{{" not in attrs["style"] and ";" in attrs["style"]
+                   and "background:" not in attrs["style"] for _, attrs in compact.tags), "styles by hand"
+    mailed = parse(inline_styles(body))
+    assert not any(t == "style" for t, _ in mailed.tags)
+    classed = [attrs for _, attrs in mailed.tags if attrs.get("class")]
+    assert classed and all(attrs.get("style") for attrs in classed), "a class without its inline style"

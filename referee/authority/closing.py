@@ -9,6 +9,8 @@ repeats the whole close (nothing was committed) or only the archive writing.
 """
 from __future__ import annotations
 
+import hashlib
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -22,11 +24,34 @@ from referee.contract import GM, Rng, derive_seed, state_hash
 from referee.pictures import svg_of
 
 
+def report_name(who: str, lang: str) -> str:
+    """A report's file name in the archive, without .txt/.html: ``ann.en``, ``_gm.de``, ``_public.en``."""
+    return who if "." in who else f"{who}.{lang}"
+
+
+def report_ref(match_id: str, number: int, rev: int, who: str, m: dict) -> dict:
+    """What an outbox row holds of a report instead of its body (``m``: the rendered or kept report)."""
+    return {"match": match_id, "turn": number, "rev": rev, "who": who, "name": report_name(who, m["lang"]),
+            "picture": bool(m.get("picture"))}
+
+
+def _pictures_once(mails: dict) -> dict[str, str]:
+    """The reports' pictures, each distinct one once (most readers see the same board):
+    every report's ``picture`` becomes the key of its SVG in what this returns."""
+    found: dict[str, str] = {}
+    for m in mails.values():
+        if m.get("picture"):
+            key = hashlib.sha256(m["picture"].encode()).hexdigest()[:16]
+            found[key], m["picture"] = m["picture"], key
+    return found
+
+
 @dataclass
 class TickReport:
     closed: list[tuple[str, int]] = field(default_factory=list)
     reminded: int = 0
     failed: list[tuple[str, int]] = field(default_factory=list)
+    more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
 
 
 class Closing:
@@ -39,15 +64,27 @@ class Closing:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
 
-    def tick(self) -> TickReport:
+    _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
+
+    def tick(self, budget: float | None = None) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
-        Each match, close, reminder and archive repair in a guard of its own."""
-        report = TickReport()
-        self.repair_archive()
+        Each match, close, reminder and archive repair in a guard of its own.
+        ``budget``: stop after so many seconds and go on from there next time, so
+        that the service reads and answers mail while a league closes."""
+        report, start = TickReport(), time.monotonic()
+        if self._tick_cursor is None:
+            self.repair_archive()
         now = self.now()
-        for match in self.store.matches("running"):
+        left = [m for m in self.store.matches("running")
+                if self._tick_cursor is None or m["id"] > self._tick_cursor]
+        for i, match in enumerate(left):
             with self.faults.guarded("tick", match["id"], match["id"]):
                 self._tick_match(match, now, report)
+            self._tick_cursor = match["id"]
+            if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
+                report.more = True   # at least one match a call: a pass always ends
+                return report
+        self._tick_cursor = None
         return report
 
     def _tick_match(self, match: dict, now, report: TickReport) -> None:
@@ -120,10 +157,11 @@ class Closing:
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
                 nxt = self.store.current_turn(match_id)
+            # the reports' bodies stay in the result only until the archive holds them
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)
             result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),
                       "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
-                      "missing": missing, "mails": mails}
+                      "missing": missing, "mails": mails, "pictures": _pictures_once(mails)}
             self.store.resolve_turn(match_id, turn["number"], result, now)
             crash.point("close.before_commit")
         crash.point("close.committed")
@@ -195,26 +233,29 @@ class Closing:
         # the standings before and after the turn, read once for every report
         moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
 
-        def send(key: str, to: str, m: dict) -> None:
+        def send(key: str, to: str, who: str) -> None:
+            m = mails[who]
             if m["lang"] not in calendars:
                 calendars[m["lang"]] = self.lookups.calendar_part(match, nxt, m["lang"], self.now(),
                                                                   ended=nxt is None)
-            self.queue.queue(f"report:{tag}:{key}", match["id"], to, m["subject"], m["text"], m["html"],
-                       picture=m.get("picture"), calendar=calendars[m["lang"]])
+            # the row names the report: its body is sent from the archive, its picture from the result
+            self.queue.queue(f"report:{tag}:{key}", match["id"], to, m["subject"], "", None,
+                             calendar=calendars[m["lang"]], report=report_ref(match["id"], turn["number"],
+                                                                             turn["rev"], who, m))
 
         for p in self.store.players(match["id"]):
             lang = self.lookups.lang_of(match, p)
             m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved)
-            send(p["id"], p["email"], m)
+            send(p["id"], p["email"], p["id"])
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lookups.lang_of(match)
             if f"_public.{lang}" not in mails:
                 mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang,
                                                                    moved)
-            send(f"obs:{o['email']}", o["email"], mails[f"_public.{lang}"])
+            send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
         lang = self.lookups.lang_of(match)
         m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
-        send("@gm", match["gm_email"], m)
+        send("@gm", match["gm_email"], "_gm")
         return mails
 
     # -- archive --------------------------------------------------------------
@@ -223,7 +264,9 @@ class Closing:
         result = turn["result"]
         reports = {}
         for who, m in result["mails"].items():
-            name = who if "." in who else f"{who}.{m['lang']}"
+            if "text" not in m:  # archived before: the reports' bodies are the archive's alone
+                continue
+            name = report_name(who, m["lang"])
             reports[f"{name}.txt"] = m["text"]
             reports[f"{name}.html"] = m["html"]
         self.archive.write_turn(match_id, number, result["orders"],
@@ -231,8 +274,14 @@ class Closing:
                                  "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
                                  "missing": result["missing"], "closed": turn["closed"]}, reports)
         crash.point("archive.written")
+        # what the store keeps: no report bodies (the archive's), and the state only
+        # where no next turn holds it (the last one of a match)
+        kept = dict(result, mails={who: {k: m[k] for k in ("lang", "subject", "picture") if m.get(k) is not None}
+                                   for who, m in result["mails"].items()})
+        if self.store.turn(match_id, number + 1) is not None:
+            kept.pop("state", None)
         with self.store.transaction():
-            self.store.set_archived(match_id, number)
+            self.store.set_archived(match_id, number, kept)
 
     def repair_archive(self) -> None:
         """Write what a crash (or a full disk) kept from the archive; retried every tick."""

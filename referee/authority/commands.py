@@ -6,6 +6,7 @@ from datetime import datetime
 
 from referee import checks
 from referee.authority import keys
+from referee.authority.closing import report_ref
 from referee.contract import GM
 from referee.authority.replies import Handled, _at
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
@@ -61,8 +62,10 @@ class Commands:
         stored = past["result"]["mails"].get(player["id"])
         if stored is None:
             return
+        # the very report of that turn, read from the archive when the mail is built
         self.queue.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
-                         stored["subject"], stored["text"], stored["html"], picture=stored.get("picture"))
+                         stored["subject"], "", None,
+                         report=report_ref(match["id"], past["number"], past["rev"], player["id"], stored))
 
     # -- the GM ----------------------------------------------------------------
     def gm_mail(self, mail, match, env, doc) -> Handled:

@@ -9,33 +9,39 @@ from typing import Callable
 
 from referee import checks, pictures
 from referee.authority.base import Settings
+from referee.render import inline_styles
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
 
 
 class MailQueue:
-    def __init__(self, store, settings: Settings, now: Callable[[], datetime]) -> None:
-        self.store, self.settings, self.now = store, settings, now
+    def __init__(self, store, settings: Settings, now: Callable[[], datetime], archive=None) -> None:
+        self.store, self.settings, self.now, self.archive = store, settings, now, archive
 
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
               html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
-              picture: str | None = None, calendar: str | None = None) -> bool:
+              picture: str | None = None, calendar: str | None = None, report: dict | None = None) -> bool:
         """Queue a rendered message once per dedupe key.  The outbox keeps the
         rendered parts; the MIME message is assembled when it is sent.  Its
         Message-ID follows from the dedupe key, so a message rebuilt after a
         crash is the same message.  ``picture`` is the board's SVG (kept as
         text, turned into PNG when sent; the HTML names it ``cid:board-picture``),
-        ``calendar`` an iCalendar part."""
+        ``calendar`` an iCalendar part.  ``report``: the row names a turn's report
+        (``closing.report_ref``); its body (read from the archive) and picture
+        (from the turn's result) are filled in when the mail is built: a report
+        is stored once."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "date": self.now().isoformat(),
                  # the match in the id: a reply to this mail names it in In-Reply-To (the [match] tag of a refusal)
                  "message_id": f"<{digest}{'.' + match_id if match_id else ''}@{self.settings.domain}>",
                  "in_reply_to": None, "references": []}
-        if picture is not None:
+        if report is not None:
+            parts.update(report=report, text=None, html=None)
+        if picture is not None or (report is not None and report.get("picture")):
             cid = f"board.{digest}@{self.settings.domain}"
-            parts.update(picture=picture, picture_cid=f"<{cid}>",
-                         html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None else None)
+            parts.update(picture=None if report is not None else picture, picture_cid=f"<{cid}>",
+                         html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None and report is None else None)
         if calendar is not None:
             parts["calendar"] = calendar
         if reply_to is not None:  # only ids that can go into a header: the sender wrote them
@@ -48,7 +54,7 @@ class MailQueue:
     def wire_message(self, data: bytes) -> tuple[bytes, str, list[str]]:
         """(wire bytes, MAIL FROM, RCPT TO) of a queued entry: the very bytes
         ``build_message`` would serialise to, made without EmailMessage."""
-        p = json.loads(data)
+        p = self._parts(data)
         raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                             domain=self.settings.domain, message_id=p["message_id"],
                             date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
@@ -57,11 +63,39 @@ class MailQueue:
 
     def build_message(self, data: bytes):
         """The outgoing message (``EmailMessage``, SMTP policy) from a queued entry."""
-        p = json.loads(data)
+        p = self._parts(data)
         return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
                        domain=self.settings.domain, message_id=p["message_id"],
                        date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
                        references=p["references"], **_extras(p))
+
+
+    def _parts(self, data: bytes) -> dict:
+        """A queued entry's parts with a report's body and picture filled in and
+        the HTML's style sheet written inline (mail clients drop style sheets)."""
+        p = json.loads(data)
+        if p.get("report"):
+            p["text"], p["html"], picture = self.report_body(p["report"])
+            if picture and p.get("picture_cid"):
+                p["picture"] = picture
+                p["html"] = p["html"].replace(PICTURE_CID, "cid:" + p["picture_cid"].strip("<>"))
+        if p["html"]:
+            p["html"] = inline_styles(p["html"])
+        return p
+
+    def report_body(self, ref: dict) -> tuple[str, str | None, str | None]:
+        """(text, HTML, picture SVG) of a turn's report: the bodies from the archive,
+        or, until the archive holds them, from the turn's result."""
+        turn = self.store.turn(ref["match"], ref["turn"])
+        result = (turn["result"] or {}) if turn and turn["rev"] == ref["rev"] else {}
+        kept = result.get("mails", {}).get(ref["who"], {})
+        picture = (result.get("pictures") or {}).get(kept.get("picture") or "")   # kept once for all readers
+        text = self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".txt")
+        if text is not None:
+            return text, self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".html"), picture
+        if "text" not in kept:
+            raise LookupError(f"report {ref['name']} of {ref['match']} turn {ref['turn']}.{ref['rev']} is nowhere")
+        return kept["text"], kept["html"], picture
 
 
 PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued

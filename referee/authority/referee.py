@@ -37,7 +37,7 @@ class Referee:
         store, archive, renderer, settings, now = self.store, self.archive, self.renderer, self.settings, self.now
         # built in the order of their dependencies: each part gets only what it uses
         self.lookups = Lookups(store, settings)
-        self.mail_queue = MailQueue(store, settings, now)
+        self.mail_queue = MailQueue(store, settings, now, archive)
         self.faults = Faults(store, self.lookups, renderer, self.mail_queue, now)
         self.outbox = Outbox(store, self.mail_queue, self.faults, now)
         self.notices = Notices(store, renderer, self.lookups, self.mail_queue, now)
@@ -55,8 +55,8 @@ class Referee:
     def handle(self, mail):
         return self.intake.handle(mail)
 
-    def tick(self):
-        return self.closing.tick()
+    def tick(self, budget: float | None = None):
+        return self.closing.tick(budget)
 
     def send_pending(self, sink, limit: int = 500):
         return self.outbox.send_pending(sink, limit)

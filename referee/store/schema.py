@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS turns (
     seed         TEXT NOT NULL,                -- 64-bit unsigned, beyond SQLite's INTEGER
     opened       TEXT NOT NULL,
     closed       TEXT,
-    result       TEXT,                         -- {state, log, outcome, orders, hash} once resolved
+    result       TEXT,                         -- {state, log, outcome, orders, hash, mails} once resolved, and once
+                                               -- archived without the bodies of the reports, the state only on the last turn
     archived     INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (match, number)
 );

@@ -235,8 +235,14 @@ class SqliteStore:
             self._exec(f"DELETE FROM {table} WHERE match=? AND turn=?", (match, number))
         self._exec("DELETE FROM turns WHERE match=? AND number=?", (match, number))
 
-    def set_archived(self, match: str, number: int) -> None:
-        self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
+    def set_archived(self, match: str, number: int, result: dict | None = None) -> None:
+        """The turn is in the archive; ``result``: what the store keeps of it from now
+        on (the reports' bodies are the archive's alone)."""
+        if result is None:
+            self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
+        else:
+            self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
+                       (_dumps(result), match, number))
 
     def unarchived(self) -> list[dict]:
         return self._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0 ORDER BY match, number")
@@ -283,8 +289,9 @@ class SqliteStore:
                           " VALUES (?,?,?,?,?,?)", (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
-        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=? ORDER BY id LIMIT ?",
-                         (_iso(now), limit))
+        # answers and notices before reports: a confirmation never waits behind a league's reports
+        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
+                         " ORDER BY dedupe LIKE 'report:%', id LIMIT ?", (_iso(now), limit))
 
     def claim_due(self, now: datetime, limit: int, owner: str, reclaim) -> list[dict]:
         """Claim up to ``limit`` due messages for ``owner`` (one transaction), so

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import mailbox
+import re
 from datetime import datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
@@ -121,3 +122,16 @@ def raw_mail(sender: str, body: str, *, subject: str = "orders", headers: dict |
 
 def inbound(sender: str, body: str, **kw):
     return parse_inbound(raw_mail(sender, body, **kw), own_addresses=[REFEREE])
+
+
+@pytest.fixture
+def game(ref, outbox):
+    """SPEC's match created; the keys its welcome mails hand out, by seat (and "@gm")."""
+    created = ref.create_match(SPEC)
+    keys = {}
+    for m in outbox.flush():
+        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
+        if hit:
+            keys[m["To"].split("@")[0]] = hit.group(1)
+    keys["@gm"] = created.gm_key
+    return keys

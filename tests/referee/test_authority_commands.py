@@ -4,22 +4,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-import pytest
 
 from conftest import BOSS, SPEC, inbound, text_of, to
 from referee.archive import replay
-
-
-@pytest.fixture
-def game(ref, outbox):
-    created = ref.create_match(SPEC)
-    keys = {}
-    for m in outbox.flush():
-        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
-        if hit:
-            keys[m["To"].split("@")[0]] = hit.group(1)
-    keys["@gm"] = created.gm_key
-    return keys
 
 
 def cmd(player, key, command, match="toy1", **args):

@@ -42,7 +42,7 @@ def test_keys_are_stored_hashed_and_welcome_texts_dropped_once_sent(ref, outbox)
     keys = [re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)) for m in sent]
     for k in (k.group(1) for k in keys if k):
         assert k.encode() not in raw
-    assert all(p["key_hash"].startswith("scrypt$") for p in ref.store.players("toy1"))
+    assert all(p["key_hash"].startswith("hmac$") for p in ref.store.players("toy1"))
 
 
 def test_replay_names_the_first_turn_that_differs(ref, tmp_path):

@@ -10,7 +10,7 @@ from referee_games.nations_dice import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer
 from referee.scripted import random_player
-from htmlpage import parse  # noqa: F401  (tests/ is on sys.path)
+from htmlpage import assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 
 SEATS = ["ada", "bert", "cleo"]
 EVIL = "Ada <script>alert('x')</script> & Co"
@@ -56,7 +56,7 @@ def test_report_is_well_formed_and_shows_the_context(snap, viewer, lang):
     text, body = RENDERER.game_report(RULES.name, RULES.languages, lang, ctx)
     page = parse(body)
     assert "<script" not in body.lower() and "<b>1" not in body and str(escape(EVIL)) in body
-    assert all("class" not in attrs for _, attrs in page.tags), "mail clients need inline styles"
+    assert_styles_inline_when_mailed(body)
     for pl in ctx["view"]["public"]["players"]:
         assert any(r and r[0].startswith(f"{pl['place']}. {NAMES[pl['id']]}") and r[1] == str(pl["culture"])
                    for r in page.rows)

@@ -10,7 +10,7 @@ from referee_games.perricumer_ratsspiel import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer, template_root
 from referee.scripted import random_player
-from htmlpage import Page, parse  # noqa: F401  (tests/ is on sys.path)
+from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 
 SEATS = ["ada", "bert", "cleo"]
 EVIL = "Ada <script>alert('x')</script> & Co"
@@ -76,8 +76,8 @@ def test_report_is_well_formed_and_shows_the_context(snap, viewer, lang):
     assert "<script" not in body.lower() and "<i>1037" not in body and "&lt;i&gt;1037" in body
     if viewer == "ada":
         assert str(escape(EVIL)) in body
-    assert not any(tag in ("script", "style", "link", "img", "iframe") for tag, _ in page.tags)
-    assert all("class" not in attrs for _, attrs in page.tags), "mail clients need inline styles"
+    assert not any(tag in ("script", "link", "img", "iframe") for tag, _ in page.tags)
+    assert_styles_inline_when_mailed(body)
     assert "built-in method" not in page.alltext and "bound method" not in page.alltext
 
     # influence: one row per councillor, best first as the view orders them
@@ -161,3 +161,21 @@ def test_templates_never_mark_text_safe():
     for path in (template_root() / "perricumer_ratsspiel").glob("*html*"):
         source = path.read_text(encoding="utf-8")
         assert "|safe" not in source.replace(" ", "") and "autoescape" not in source, path.name
+
+
+def test_the_public_part_is_rendered_once_per_turn_and_each_reader_sees_their_own_row():
+    from referee.render import inline_styles
+    renderer = Renderer()
+    turn, state, result = SNAPSHOTS[-1]
+    bodies = {v: render_with(renderer, context(state, result, v, "de", turn), "de") for v in SEATS}
+    assert len(renderer._parts) == 1   # one public part for all the players of the turn
+    for seat, body in bodies.items():
+        mailed = inline_styles(body)
+        for other in SEATS:
+            row = mailed[mailed.index(f'data-seat="{other}"'):]
+            first_cell = row[:row.index("</td>")]
+            assert ("background: #fff8dc" in first_cell) == (other == seat), (seat, other)
+
+
+def render_with(renderer, ctx, lang):
+    return renderer.game_report(RULES.name, RULES.languages, lang, ctx)[1]
