@@ -1,0 +1,198 @@
+"""``RULES``: 1848 on the referee's game contract."""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from pydantic import ValidationError
+
+from referee.contract import LogEntry, Problem, Resolution, Rng, follow_plan, plan_preview
+
+from .actions import step_problems
+from .edition import PARTIES, edition_for
+from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
+from .state import State, clone, deep, load_state, new_data
+from .trick import default_draw, describe, draw_all, draw_choice, start_trick, walk
+
+
+def _entries(log: list) -> list[LogEntry]:
+    return [LogEntry(k, data, None if vis is None else frozenset(vis)) for k, data, vis in log]
+
+
+def _problem(code, params, where="", severity="error") -> Problem:
+    return Problem(code, where, severity, dict(params), MESSAGES.get(code, {}).get("en", code))
+
+
+def _why(probs) -> str:
+    """A failed step's reasons, German first (the game's language) then English."""
+    texts = []
+    for p in probs:
+        m = MESSAGES.get(p.code, {})
+        try:
+            texts.append(f"{m.get('de', p.code).format(**p.params)} / {m.get('en', p.code).format(**p.params)}")
+        except (KeyError, IndexError, ValueError):
+            texts.append(p.code)
+    return "; ".join(texts)
+
+
+def _fields(ed, card) -> set:
+    """The fields a play of ``card`` may carry besides ``play`` and ``if``."""
+    z = ed.zusatz.get(card)
+    if z is None:
+        return set()
+    if z.is_army:
+        return {"to"}
+    return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
+
+
+class Revolution1848:
+    name = "revolution_1848"
+    title = "1848"
+    version = "1.0"
+    languages = ("de", "en")
+    min_players = 2
+    max_players = 4
+    messages = MESSAGES
+    demo_seats = (["ada", "bert", "cleo"], "de")
+
+    # --- before the match --------------------------------------------------------
+    def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
+        probs = []
+        if not 2 <= len(players) <= 4:
+            probs.append(_problem("options.players", {"n": len(players)}, "players"))
+        if len(set(players)) != len(players):
+            probs.append(_problem("options.players_unique", {}, "players"))
+        for key in sorted(set(options) - {"edition"}):
+            probs.append(_problem("options.unknown", {"key": key}, key, "warning"))
+        if options.get("edition") is not None:
+            try:
+                edition_for(dict(options["edition"]))
+            except (ValidationError, ValueError, TypeError) as e:
+                probs.append(_problem("options.edition", {"error": str(e)[:500]}, "edition"))
+        return probs
+
+    def setup(self, players: Sequence[str], options: Mapping, rng: Rng) -> State:
+        raw = options.get("edition")
+        raw = None if raw is None else deep(dict(raw))
+        ed = edition_for(raw)
+        d = new_data(list(players), raw)
+        persons = list(ed.persons)
+        zusatz = list(ed.zusatz)          # the armies shuffled in (seed: "unter den Stapel ... gemischt")
+        rng.shuffle(persons)
+        rng.shuffle(zusatz)
+        d["persons_deck"], d["zusatz_deck"] = persons, zusatz
+        d["ablauf"] = list(ed.ablauf)
+        log: list = []
+        d["trick"]["opener"] = rng.below(len(players))     # the first opener by lot
+        draw_all(d, ed, list(players), log)                 # from an empty hand: 2 + 2
+        start_trick(d, ed, log)
+        return State(ed, d)
+
+    # --- what is owed ------------------------------------------------------------
+    def awaiting(self, state: State) -> dict[str, str]:
+        d = state.d
+        if d["stage"] == "over":
+            return {}
+        return {p: d["stage"] for p in d["awaiting"]}
+
+    def order_schema(self, state: State, stage: str):
+        return SCHEMAS[stage]
+
+    def default_orders(self, state: State, player: str):
+        d = state.d
+        if d["stage"] == "draw":
+            return DrawOrders(draw=default_draw(d, state.ed, player))
+        return TrickOrders(steps=["pass"])
+
+    def validate(self, state: State, player: str, orders) -> list[Problem]:
+        d, ed = state.d, state.ed
+        stage = self.awaiting(state).get(player)
+        if stage is None:
+            return [_problem("stage.none", {})]
+        if stage == "draw":
+            return []
+        out = []
+        plan = orders.plan()
+        for i, step in enumerate(plan):
+            out += self._static(d, ed, player, step, f"steps.{i}")
+        if any(p.is_error for p in out):
+            return out
+        t = d["trick"]
+        if d["players"][t["actor"]] == player and player not in t["passed"]:
+            choice = follow_plan(plan, lambda s: [_problem(c, pr) for c, pr in step_problems(d, ed, player, s)])
+            out += plan_preview(choice, lambda i: describe(ed, plan[i]), _why)
+        else:
+            out.append(_problem("plan.later", {"actor": d["players"][t["actor"]]}, "steps", "warning"))
+        return out
+
+    def _static(self, d, ed, player, step, where) -> list[Problem]:
+        if isinstance(step, str):
+            return []
+        out = []
+        card = step.get("play") or step.get("push")
+        known = card in ed.persons or card in ed.zusatz
+        if not known:
+            return [_problem("card.unknown", {"card": card}, where)]
+        if card not in d["hands"][player]:
+            out.append(_problem("card.not_in_hand", {"card": card}, where))
+        if step.get("on") is not None and step["on"] not in ed.persons:
+            out.append(_problem("card.unknown", {"card": step["on"]}, where + ".on"))
+        for k in ("player", "to"):
+            if step.get(k) is not None and step[k] not in d["players"]:
+                out.append(_problem("player.unknown", {"player": step[k], "choices": ", ".join(d["players"])},
+                                    f"{where}.{k}"))
+        ans = (step.get("if") or {}).get("answered")
+        if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
+            out.append(_problem("card.unknown", {"card": ans}, where + ".if"))
+        allowed = _fields(ed, card) if step.get("play") else set()
+        for k in ("on", "player", "party", "to"):
+            if step.get(k) is not None and k not in allowed:
+                out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
+        return out
+
+    # --- resolution ----------------------------------------------------------------
+    def resolve(self, state: State, orders: Mapping, rng: Rng) -> Resolution:
+        ed, d0 = state.ed, state.d
+        if d0["stage"] == "over":
+            return Resolution(State(ed, d0), [], d0["outcome"])
+        d = clone(d0)
+        log: list = []
+        if d["stage"] == "draw":
+            for p in d["awaiting"]:
+                o = orders.get(p) or self.default_orders(state, p)
+                draw_choice(d, ed, p, o.draw, log)
+                log.append(("draw_choice", {"player": p, "kind": o.draw}, (p,)))
+            start_trick(d, ed, log)
+        else:
+            for p in d["awaiting"]:
+                o = orders.get(p)
+                if o is None or any(x.is_error for x in self.validate(state, p, o)):
+                    log.append(("orders_defaulted", {"player": p}, None))
+                    o = self.default_orders(state, p)
+                d["plans"][p] = o.plan()
+                if o.draw is not None:
+                    d["draw_pref"][p] = o.draw
+            walk(d, ed, log)
+        d["turn"] += 1
+        return Resolution(State(ed, d), _entries(log), d["outcome"])
+
+    # --- persistence and views ---------------------------------------------------------
+    def dump(self, state: State) -> dict:
+        return deep(state.d)
+
+    def load(self, data: Mapping) -> State:
+        return load_state(dict(data))
+
+    def view(self, state: State, viewer):
+        from .view import build_view
+        return build_view(state, viewer)
+
+    def order_form(self, state: State, player: str, lang: str) -> str:
+        from .form import order_form
+        return order_form(state, player, lang)
+
+    def random_orders(self, state: State, player: str, rng: Rng) -> dict:
+        from .play import random_orders
+        return random_orders(state, player, rng)
+
+
+RULES = Revolution1848()
