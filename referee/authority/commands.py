@@ -231,7 +231,7 @@ class Commands:
             return self.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
         try:
-            spec = load_spec(source if source is not None else {})
+            spec = load_spec(source if source is not None else {}, self.now())
             if spec.id != env.match:
                 raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
             self.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
