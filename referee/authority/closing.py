@@ -68,9 +68,11 @@ class Closing:
         for pid in self.still_awaited(match["id"], turn):
             player = self.store.player(match["id"], pid)
             lang = self.lang_of(match, player)
-            subject, text = self.renderer.mail("reminder", lang, match=self.match_ctx(match, self.rules(match)),
+            rules = self.rules(match)
+            subject, text = self.renderer.mail("reminder", lang, match=self.match_ctx(match, rules),
                                                player=player, turn=turn["number"], deadline=self.deadline_info(match, turn, lang),
-                                               awaited=[names[p]["name"] for p in self.still_awaited(match["id"], turn)])
+                                               awaited=[names[p]["name"] for p in self.still_awaited(match["id"], turn)],
+                                               order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
             key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
             count += self.queue(key, match["id"], player["email"], subject, text)
         return count
@@ -229,9 +231,12 @@ class Closing:
                 raise Refusal("gm.no_resolved_turn")
             last = resolved[-1]
             current = self.store.current_turn(match_id)
+            # the deadline the GM gave the dropped turn (an extend since) stays; without one a fresh one on resume
+            deadline = None
             if current["number"] == last["number"] + 1:
+                deadline = datetime.fromisoformat(current["deadline"]) if current["deadline"] else None
                 self.store.delete_turn(match_id, current["number"])
-            self.store.reopen_turn(match_id, last["number"], deadline=None)
+            self.store.reopen_turn(match_id, last["number"], deadline=deadline)
             self.store.set_match_status(match_id, "paused", paused_at=self.now())
             self._notify_all(match_id, "rolled_back")
         self.archive.set_aside(match_id, last["number"], last["rev"])

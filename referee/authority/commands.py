@@ -9,6 +9,7 @@ from referee.authority import keys
 from referee.contract import GM
 from referee.authority.intake import Handled, _at, orders_text
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
+from referee.authority.position import position_text, summary_text
 from referee.authority.wording import Own, Refusal
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
@@ -191,19 +192,27 @@ class Commands:
     def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
         with self.store.transaction():
             match = self.store.match(match_id)
-            if self.store.player(match_id, player_id) is None:
+            before = self.store.player(match_id, player_id)
+            if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             turn = self.store.current_turn(match_id)
             rules = self.rules(match)
             self._welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
-                          key, "welcome")
+                          key, "welcome", replaced=True)
+            if before["email"] != email.lower():   # the one who leaves is told, in their language
+                subject, text = self.renderer.mail("replaced", self.lang_of(match, before),
+                                                   match=self.match_ctx(match, rules), seat=player_id, name=before["name"])
+                self.queue(f"replaced:{match_id}:{player_id}:{turn['number']}.{turn['rev']}:{before['email']}",
+                           match_id, before["email"], subject, text)
         return f"{player_id} now plays from {email.lower()}"
 
     def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
         with self.store.transaction():
             added = self.store.add_observer(match_id, email, lang)
+            if added:
+                self._observer_welcome(self.store.match(match_id), email.lower(), lang)
         return f"observer {email.lower()} " + ("added" if added else "was already there")
 
     def end(self, match_id: str) -> str:
@@ -213,13 +222,36 @@ class Commands:
         return "ended"
 
     def _notify_all(self, match_id: str, event: str) -> None:
-        """Tell every player (and the GM) about a change of the match's course."""
+        """Tell every player, the GM and every observer about a change of the match's
+        course; when the GM ends it, each gets the final standings as they may see them."""
         match = self.store.match(match_id)
         turn = self.store.current_turn(match_id)
         stamp = f"{turn['number']}.{turn['rev']}:{self.now().isoformat()}"
-        for p in self.store.players(match_id):
-            subject, text = self.renderer.mail("notice", self.lang_of(match, p), **self.status_ctx(match, p), event=event)
-            self.queue(f"notice:{match_id}:{event}:{stamp}:{p['id']}", match_id, p["email"], subject, text)
+        readers = [(p["id"], p["email"], self.lang_of(match, p), p) for p in self.store.players(match_id)]
+        readers.append(("@gm", match["gm_email"], self.lang_of(match), None))
+        readers += [(None, o["email"], o["lang"] or self.lang_of(match), None) for o in self.store.observers(match_id)]
+        rules = self.rules(match) if event == "ended" else None
+        state = rules.load(turn["state"]) if rules else None
+        for viewer, address, lang, player in readers:
+            position = ""
+            if rules is not None:
+                position = position_text(self.renderer, rules, self.match_ctx(match, rules), state, viewer, lang,
+                                         turn["number"] - (turn["status"] == "open"), self.names(match_id))
+            subject, text = self.renderer.mail("notice", lang, **self.status_ctx(match, player), event=event,
+                                               position=position)
+            self.queue(f"notice:{match_id}:{event}:{stamp}:{viewer or 'observer:' + address}", match_id, address,
+                       subject, text)
+
+    def _observer_welcome(self, match: dict, email: str, lang: str | None) -> None:
+        rules = self.rules(match)
+        lang = lang or self.lang_of(match)
+        turn = self.store.current_turn(match["id"])
+        ctx = self.match_ctx(match, rules)
+        position = position_text(self.renderer, rules, ctx, rules.load(turn["state"]), None, lang,
+                                 turn["number"] - (turn["status"] == "open"), self.names(match["id"]))
+        subject, text = self.renderer.mail("observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
+                                           position=position)
+        self.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     # -- creating a match by mail -----------------------------------------------
     def create_by_mail(self, mail, env, doc) -> Handled:

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from referee import checks, registry
 from referee.authority import keys
 from referee.authority.base import Base
+from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
 from referee.authority.timing import Timing
@@ -147,13 +148,18 @@ class Matches(Base):
                 "timezone": spec["timezone"], "schedule": spec["schedule"], "seed": match["seed"],
                 "setup_hash": state_hash(rules, state)}
 
-    def _welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str) -> None:
+    def _welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str,
+                 replaced: bool = False) -> None:
         lang = self.lang_of(match, player)
         stage = turn["awaiting"].get(player["id"])
         form = rules.order_form(state, player["id"], lang) if stage else ""
+        ctx = self.match_ctx(match, rules)
         subject, text = self.renderer.mail(
-            kind, lang, match=self.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
-            order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address)
+            kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
+            order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address,
+            summary=summary_text(rules, lang), replaced=replaced,
+            position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
+                                   self.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
         self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text)
