@@ -206,10 +206,10 @@ def replay(env, match):
 def _register() -> None:
     from referee.cli_gm import gm
     from referee.cli_play import demo, rules
+    from referee.cli_site import check, schema, site
 
-    cli.add_command(gm)
-    cli.add_command(demo)
-    cli.add_command(rules)
+    for command in (gm, demo, rules, site, schema, check):
+        cli.add_command(command)
 
 
 _register()

@@ -66,7 +66,7 @@ def _make(name: str, text: str, takes: str):
             known = ", ".join(m["id"] for m in ref.store.matches()[:10]) or "none yet"
             raise Fail(f"no match {match_id!r} in {env.cfg.store}", f"known matches: {known} (`referee status`)")
         if name == "status":
-            _, text = ref.renderer.mail("gm_done", ref.lang_of(match), **ref.status_ctx(match, None),
+            _, text = ref.renderer.mail("gm_done", ref.lookups.lang_of(match), **ref.notices.status_ctx(match, None),
                                         command="status", done="status")
             click.echo(text.rstrip())
             return 0

@@ -12,6 +12,7 @@ gives the same matches; the archive is left in BASE/turns (``referee demo``:
 from __future__ import annotations
 
 import contextlib
+import email
 import mailbox
 import re
 import shutil
@@ -139,10 +140,12 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
 def _keys(out: Path) -> dict[str, str]:
     """What each player learnt from the welcome mails: address -> key."""
     found = {}
-    for msg in mailbox.Maildir(str(out), factory=None, create=True):
+    box = mailbox.Maildir(str(out), factory=None, create=True)
+    for k in box.keys():
+        msg = email.message_from_bytes(box.get_bytes(k), policy=policy.default)
         if "elcome" in (msg["Subject"] or "") or "illkommen" in (msg["Subject"] or ""):
-            body = msg.get_payload(decode=True) or b""
-            m = KEY.search(body.decode("utf-8", "replace"))
+            body = msg.get_body(("plain",))     # the text part: a welcome carries a calendar part too
+            m = KEY.search(body.get_content() if body is not None else "")
             if m:
                 found[(msg["To"] or "").strip().lower()] = m.group(1)
     return found

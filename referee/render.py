@@ -67,6 +67,7 @@ class Renderer:
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
+            env.filters["change"] = _change
 
     def has(self, name: str) -> bool:
         try:
@@ -136,3 +137,12 @@ def _indent_block(text: str, width: int = 2) -> str:
 def _names(ids, players: dict) -> str:
     """Player ids as their names, comma-separated (unknown ids as they are)."""
     return ", ".join(players[i]["name"] if i in players else str(i) for i in ids)
+
+
+def _change(delta) -> str:
+    """A standing's change since the last turn: +2, −1, = (none), new (not there before)."""
+    if delta is None:
+        return "new"
+    if delta == 0:
+        return "="
+    return f"+{delta:g}" if delta > 0 else f"−{-delta:g}"

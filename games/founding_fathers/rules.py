@@ -12,6 +12,7 @@ from .actions import act, check, finish_turn, is_error, keep_problems
 from .edition import PLANNER_ORDER, edition_for
 from .engine import cut, fill_pool
 from .orders import MESSAGES, SCHEMAS, ActionOrders, FlipOrders, KeepOrders
+from .picture import STANDINGS_MESSAGES
 from .rounds import place_committee_article, resume
 from .state import FFState, clone, deep, load_state, new_data
 
@@ -37,7 +38,7 @@ class FoundingFathers:
     languages = ("en", "de")
     min_players = 3
     max_players = 5
-    messages = MESSAGES
+    messages = {**MESSAGES, **STANDINGS_MESSAGES}
 
     # --- before the match --------------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
@@ -182,6 +183,14 @@ class FoundingFathers:
     def rules_summary(self, lang: str) -> str:
         """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
         return summary.rules_summary(lang)
+
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
 
     def order_form(self, state: FFState, player: str, lang: str) -> str:
         from .form import order_form

@@ -13,6 +13,7 @@ from . import summary
 from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
+from .picture import STANDINGS_MESSAGES
 from .orders import CARDS, GmOrders, SessionOrders, read, read_gm, random_orders
 from .session import resolve_session
 from .view import build_view
@@ -43,7 +44,7 @@ class RatsspielRules:
     languages = ("de", "en")
     min_players = 1
     max_players = 24
-    messages = MESSAGES
+    messages = {**MESSAGES, **STANDINGS_MESSAGES}
 
     # --- match set-up -------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
@@ -151,6 +152,14 @@ class RatsspielRules:
     def rules_summary(self, lang: str) -> str:
         """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
         return summary.rules_summary(lang)
+
+    def picture(self, view: dict, lang: str) -> str:
+        from .picture import picture
+        return picture(view, lang)
+
+    def standings(self, view: dict) -> dict:
+        from .picture import standings
+        return standings(view)
 
     def order_form(self, state: dict, player: str, lang: str) -> str:
         owed = self.awaiting(state)

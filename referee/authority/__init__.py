@@ -15,23 +15,18 @@ the one object the CLI and the service loop talk to:
 * ``overview()`` and ``next_due()`` for status lines and a sleeping loop.
 
 All outgoing mail goes through the outbox; ``clock`` returns aware datetimes.
+The work is done by parts, each with its own small state and its dependencies
+in its constructor (``referee.py`` wires them; docs/INTERNALS.md draws them).
 """
 from __future__ import annotations
 
 from referee.authority.base import Settings
-from referee.authority.closing import Closing, TickReport
-from referee.authority.commands import Commands
-from referee.authority.faults import Faults
-from referee.authority.intake import Handled, Intake
-from referee.authority.matches import Created, MatchError, Matches, load_spec
-from referee.authority.outbox import Outbox, SendReport
-from referee.authority.queries import Queries
+from referee.authority.closing import TickReport
+from referee.authority.intake import Handled
+from referee.authority.matches import Created, MatchError, load_spec
+from referee.authority.outbox import SendReport
+from referee.authority.referee import Referee
 from referee.authority.spec import MatchSpec
-
-
-class Referee(Queries, Commands, Closing, Outbox, Intake, Matches, Faults):
-    pass
-
 
 __all__ = ["Referee", "Settings", "Handled", "Created", "MatchError", "MatchSpec", "load_spec",
            "TickReport", "SendReport"]

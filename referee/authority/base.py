@@ -1,21 +1,16 @@
-"""What every part of the authority shares: store, archive, renderer, clock,
-the queueing of outgoing mail, and small look-ups on a match."""
+"""What every part of the authority shares: the settings, the clock (``aware``)
+and small look-ups on a match (``Lookups``)."""
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Callable, Mapping
 
-from referee import checks, registry
-from referee.archive import Archive
+from referee import registry
 from referee.authority.timing import Timing
+from referee.calendar import deadline_ics
 from referee.contract import GameRules
-from referee.mail.compose import compose
-from referee.mail.wire import compose_bytes, envelope_of
-from referee.render import Renderer
 
 
 def utcnow() -> datetime:
@@ -34,31 +29,27 @@ class Settings:
         return self.address.rpartition("@")[2] or "localhost"
 
 
-class Base:
-    def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
-                 clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
-                 intake=None) -> None:
-        self.store = store
-        self.archive = Archive(Path(archive_root))
-        self.renderer = renderer or Renderer()
-        self.clock = clock or utcnow
-        self.settings = settings or Settings()
-        self._intake = intake
-        self._states: dict[tuple, object] = {}
-        self._timings: dict[str, Timing] = {}
+def aware(clock: Callable[[], datetime] | None) -> Callable[[], datetime]:
+    """``now()`` of every part: the clock's time in UTC; a naive time is refused."""
+    clock = clock or utcnow
 
-    @property
-    def intake(self):
-        if self._intake is None:
-            import referee.intake as intake_module
-            self._intake = intake_module
-        return self._intake
-
-    def now(self) -> datetime:
-        t = self.clock()
+    def now() -> datetime:
+        t = clock()
         if t.tzinfo is None:
             raise ValueError("the clock must return aware datetimes")
         return t.astimezone(timezone.utc)
+    return now
+
+
+class Lookups:
+    """Small read-only look-ups on a match, with the caches they keep (parsed
+    schedules, the states turns opened with); every part that words a mail or
+    judges a deadline asks this one object."""
+
+    def __init__(self, store, settings: Settings) -> None:
+        self.store, self.settings = store, settings
+        self._states: dict[tuple, object] = {}
+        self._timings: dict[str, Timing] = {}
 
     # -- look-ups ---------------------------------------------------------
     def rules(self, match: dict) -> GameRules:
@@ -85,6 +76,20 @@ class Base:
         timing, lang = self.timing(match), lang or self.lang_of(match)
         return {"local": timing.local(t, lang), "utc": timing.utc(t, lang), "at": t}
 
+    def calendar_part(self, match: dict, turn: dict | None, lang: str, issued: datetime,
+                      ended: bool = False) -> str | None:
+        """The next deadline as an .ics part (referee/calendar.py), cancelled once
+        the match has ended; None while no deadline runs (a paused match)."""
+        deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
+        if deadline is None and not ended:
+            return None
+        spec = match["spec"]
+        return deadline_ics(match_id=match["id"], title=spec.get("title") or self.rules(match).title,
+                            turn=turn["number"] if turn else None, deadline=deadline,
+                            zone=spec.get("timezone") or "UTC", organizer=self.settings.address,
+                            domain=self.settings.domain, issued=issued, lang=lang,
+                            reminder=min(self.timing(match).schedule.reminders, default=None), ended=ended)
+
     def turn_state(self, rules, match_id: str, turn: dict):
         """The game state a turn opened with, loaded once per turn (it never
         changes while the turn is open); for reading only — closing loads its own.
@@ -105,42 +110,11 @@ class Base:
     def names(self, match_id: str) -> dict[str, dict]:
         return {pid: {"name": name} for pid, name in self.store.player_names(match_id).items()}
 
+    def match_ctx(self, match: dict, rules) -> dict:
+        spec = match["spec"]
+        return {"id": match["id"], "title": spec.get("title") or rules.title, "game": match["game"],
+                "lang": spec.get("language", "en"), "timezone": spec.get("timezone", "UTC")}
+
     def still_awaited(self, match_id: str, turn: dict) -> list[str]:
         subs = self.store.submitted(match_id, turn["number"])  # ids only: no orders decoded
         return [p for p in turn["awaiting"] if p not in subs]
-
-    # -- outgoing mail ------------------------------------------------------
-    def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
-              html: str | None = None, *, reply_to=None, auto: str = "auto-generated") -> bool:
-        """Queue a rendered message once per dedupe key.  The outbox keeps the
-        rendered parts; the MIME message is assembled when it is sent.  Its
-        Message-ID follows from the dedupe key, so a message rebuilt after a
-        crash is the same message."""
-        digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
-        parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
-                 "auto": auto, "message_id": f"<{digest}@{self.settings.domain}>", "date": self.now().isoformat(),
-                 "in_reply_to": None, "references": []}
-        if reply_to is not None:  # only ids that can go into a header: the sender wrote them
-            refs = [r for r in reply_to.references if checks.message_id(r)]
-            parts.update(auto="auto-replied", references=refs,
-                         in_reply_to=reply_to.message_id if checks.message_id(reply_to.message_id) else None)
-        data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
-        return self.store.enqueue(dedupe, match_id, to, data, self.now())
-
-    def wire_message(self, data: bytes) -> tuple[bytes, str, list[str]]:
-        """(wire bytes, MAIL FROM, RCPT TO) of a queued entry: the very bytes
-        ``build_message`` would serialise to, made without EmailMessage."""
-        p = json.loads(data)
-        raw = compose_bytes(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
-                            domain=self.settings.domain, message_id=p["message_id"],
-                            date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                            references=p["references"])
-        return (raw, *envelope_of(p["from"], [p["to"]]))
-
-    def build_message(self, data: bytes):
-        """The outgoing message (``EmailMessage``, SMTP policy) from a queued entry."""
-        p = json.loads(data)
-        return compose(p["from"], p["to"], p["subject"], p["text"], p["html"], auto=p["auto"],
-                       domain=self.settings.domain, message_id=p["message_id"],
-                       date=datetime.fromisoformat(p["date"]), in_reply_to=p["in_reply_to"],
-                       references=p["references"])

@@ -14,9 +14,11 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
+from referee import standings
 from referee.authority import crash
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
+from referee.pictures import svg_of
 
 
 @dataclass
@@ -27,6 +29,15 @@ class TickReport:
 
 
 class Closing:
+    """Everything that ends a turn: the tick's due and early closes and reminders,
+    the GM's force, preview and rollback, and writing (and repairing) the archive.
+    Its dependencies are all in its constructor, so a worker that only closes
+    turns needs nothing else."""
+
+    def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now) -> None:
+        self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
+        self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
+
     def tick(self) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
         Each match, close, reminder and archive repair in a guard of its own."""
@@ -34,7 +45,7 @@ class Closing:
         self.repair_archive()
         now = self.now()
         for match in self.store.matches("running"):
-            with self.guarded("tick", match["id"], match["id"]):
+            with self.faults.guarded("tick", match["id"], match["id"]):
                 self._tick_match(match, now, report)
         return report
 
@@ -42,13 +53,13 @@ class Closing:
         turn = self.store.current_turn(match["id"])
         if turn is None or turn["status"] != "open" or not turn["deadline"]:
             return
-        timing = self.timing(match)
+        timing = self.lookups.timing(match)
         deadline = datetime.fromisoformat(turn["deadline"])
-        all_in = not self.still_awaited(match["id"], turn)
+        all_in = not self.lookups.still_awaited(match["id"], turn)
         waiting = bool(self.store.waits(match["id"], turn["number"]))
         item = f"{match['id']}:{turn['number']}.{turn['rev']}"
         if timing.close_due(deadline, now, all_in, waiting):
-            with self.guarded("close", item, match["id"], turn["number"]) as guard:
+            with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
                 closed = self.close_turn(match["id"])
             if guard.failed:  # the turn stays open and is tried again next tick
                 report.failed.append((match["id"], turn["number"]))
@@ -56,7 +67,7 @@ class Closing:
                 self.store.clear_fault("close", item)
                 report.closed.append((match["id"], turn["number"]))
         else:
-            with self.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
+            with self.faults.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
                 report.reminded += self._remind(match, turn, now, deadline, timing)
 
     def _remind(self, match, turn, now, deadline, timing) -> int:
@@ -64,17 +75,18 @@ class Closing:
         if offset is None:
             return 0
         count = 0
-        names = self.names(match["id"])
-        for pid in self.still_awaited(match["id"], turn):
+        names = self.lookups.names(match["id"])
+        for pid in self.lookups.still_awaited(match["id"], turn):
             player = self.store.player(match["id"], pid)
-            lang = self.lang_of(match, player)
-            rules = self.rules(match)
-            subject, text = self.renderer.mail("reminder", lang, match=self.match_ctx(match, rules),
-                                               player=player, turn=turn["number"], deadline=self.deadline_info(match, turn, lang),
-                                               awaited=[names[p]["name"] for p in self.still_awaited(match["id"], turn)],
-                                               order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
+            lang = self.lookups.lang_of(match, player)
+            rules = self.lookups.rules(match)
+            subject, text = self.renderer.mail(
+                "reminder", lang, match=self.lookups.match_ctx(match, rules), player=player,
+                turn=turn["number"], deadline=self.lookups.deadline_info(match, turn, lang),
+                awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)],
+                order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
             key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
-            count += self.queue(key, match["id"], player["email"], subject, text)
+            count += self.queue.queue(key, match["id"], player["email"], subject, text)
         return count
 
     # -- closing ----------------------------------------------------------------
@@ -92,7 +104,7 @@ class Closing:
             if turn is None or turn["status"] != "open" or match["status"] == "ended":
                 return None
             now = self.now()
-            rules = self.rules(match)
+            rules = self.lookups.rules(match)
             state = rules.load(turn["state"])
             orders, used, missing = self._orders_for(rules, state, match_id, turn)
             res = rules.resolve(state, orders, Rng(turn["seed"]))
@@ -104,7 +116,7 @@ class Closing:
                 nxt = None
             else:
                 old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
-                deadline = self.timing(match).next_deadline(now, old) if match["status"] == "running" else None
+                deadline = self.lookups.timing(match).next_deadline(now, old) if match["status"] == "running" else None
                 self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
@@ -117,7 +129,7 @@ class Closing:
             crash.point("close.before_commit")
         crash.point("close.committed")
         # the turn stands whatever happens to its archive; the next tick writes it again
-        with self.guarded("archive", f"{match_id}:{turn['number']}", match_id, turn["number"]):
+        with self.faults.guarded("archive", f"{match_id}:{turn['number']}", match_id, turn["number"]):
             self.archive_turn(match_id, turn["number"])
         return turn["number"]
 
@@ -141,43 +153,59 @@ class Closing:
             used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
         return orders, used, missing
 
-    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
         next_info = None
         if nxt is not None:
-            info = self.deadline_info(match, nxt, lang)
+            info = self.lookups.deadline_info(match, nxt, lang)
             # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
             next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
                          "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
                          "awaiting": dict(nxt["awaiting"])}
         owes = nxt is not None and viewer in nxt["awaiting"]
-        return {"match": self.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
-                "view": rules.view(res.state, viewer),
+        view = rules.view(res.state, viewer)
+        return {"match": self.lookups.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
+                "view": view, "picture": svg_of(rules, view, lang),
+                "standings": standings.table(rules, *moved, lang, self.lookups.names(match["id"])) if moved else [],
                 "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
-                "missing": list(missing), "players": self.names(match["id"]), "outcome": res.outcome,
+                "missing": list(missing), "players": self.lookups.names(match["id"]), "outcome": res.outcome,
                 "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
 
-    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang) -> dict:
-        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang)
+    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
-        return {"lang": lang, "subject": subject, "text": text, "html": html}
+        return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
-        """Render and queue every report of a close; returns them for the archive and ``resend``."""
+        """Render and queue every report of a close; returns them for the archive and ``resend``.
+        Each carries the board picture (if the game draws one) and the next deadline
+        as a calendar part (cancelled in the last report)."""
         mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
+        calendars: dict[str, str | None] = {}
+        # the standings before and after the turn, read once for every report
+        moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
+
+        def send(key: str, to: str, m: dict) -> None:
+            if m["lang"] not in calendars:
+                calendars[m["lang"]] = self.lookups.calendar_part(match, nxt, m["lang"], self.now(),
+                                                                  ended=nxt is None)
+            self.queue.queue(f"report:{tag}:{key}", match["id"], to, m["subject"], m["text"], m["html"],
+                       picture=m.get("picture"), calendar=calendars[m["lang"]])
+
         for p in self.store.players(match["id"]):
-            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], self.lang_of(match, p))
-            self.queue(f"report:{tag}:{p['id']}", match["id"], p["email"], m["subject"], m["text"], m["html"])
+            lang = self.lookups.lang_of(match, p)
+            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved)
+            send(p["id"], p["email"], m)
         for o in self.store.observers(match["id"]):
-            lang = o["lang"] or self.lang_of(match)
+            lang = o["lang"] or self.lookups.lang_of(match)
             if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang)
-            m = mails[f"_public.{lang}"]
-            self.queue(f"report:{tag}:obs:{o['email']}", match["id"], o["email"], m["subject"], m["text"], m["html"])
-        lang = self.lang_of(match)
-        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang)
-        self.queue(f"report:{tag}:@gm", match["id"], match["gm_email"], m["subject"], m["text"], m["html"])
+                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang,
+                                                                   moved)
+            send(f"obs:{o['email']}", o["email"], mails[f"_public.{lang}"])
+        lang = self.lookups.lang_of(match)
+        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
+        send("@gm", match["gm_email"], m)
         return mails
 
     # -- archive --------------------------------------------------------------
@@ -201,7 +229,7 @@ class Closing:
         """Write what a crash (or a full disk) kept from the archive; retried every tick."""
         for row in self.store.unarchived():
             item = f"{row['match']}:{row['number']}"
-            with self.guarded("archive", item, row["match"], row["number"]) as guard:
+            with self.faults.guarded("archive", item, row["match"], row["number"]) as guard:
                 self.archive_turn(row["match"], row["number"])
             if not guard.failed:
                 self.store.clear_fault("archive", item)
@@ -214,13 +242,14 @@ class Closing:
             turn = self.store.current_turn(match_id)
             if turn["status"] != "open":
                 raise Refusal("gm.no_open_turn", what="preview", what_de="Vorausschauen")
-            rules = self.rules(match)
+            rules = self.lookups.rules(match)
             state = rules.load(turn["state"])
             orders, _, missing = self._orders_for(rules, state, match_id, turn)
             res = rules.resolve(state, orders, Rng(turn["seed"]))
-            m = self._render_report(match, turn, rules, res, missing, None, GM, self.lang_of(match))
-            self.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
-                       match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"])
+            m = self._render_report(match, turn, rules, res, missing, None, GM, self.lookups.lang_of(match))
+            self.queue.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
+                             match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"],
+                             picture=m.get("picture"))
         return f"preview of turn {turn['number']} sent to the GM"
 
     def rollback(self, match_id: str) -> str:
@@ -238,7 +267,7 @@ class Closing:
                 self.store.delete_turn(match_id, current["number"])
             self.store.reopen_turn(match_id, last["number"], deadline=deadline)
             self.store.set_match_status(match_id, "paused", paused_at=self.now())
-            self._notify_all(match_id, "rolled_back")
+            self.notices.notify_all(match_id, "rolled_back")
         self.archive.set_aside(match_id, last["number"], last["rev"])
         return f"turn {last['number']} is open again; the match is paused until you resume it"
 

@@ -7,9 +7,8 @@ from datetime import datetime
 from referee import checks
 from referee.authority import keys
 from referee.contract import GM
-from referee.authority.intake import Handled, _at, orders_text
+from referee.authority.replies import Handled, _at
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
-from referee.authority.position import position_text, summary_text
 from referee.authority.wording import Own, Refusal
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
@@ -18,13 +17,23 @@ GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollba
 
 
 class Commands:
+    """Player and GM commands; a GM command that closes, previews or rolls back
+    goes to ``closing``, one that starts or seats goes to ``matches``."""
+
+    def __init__(self, store, renderer, lookups, queue, replies, orders, notices, matches, closing,
+                 settings, now) -> None:
+        self.store, self.renderer, self.lookups, self.queue = store, renderer, lookups, queue
+        self.replies, self.orders, self.notices, self.matches, self.closing = replies, orders, notices, matches, closing
+        self.settings, self.now = settings, now
+
     # -- players -------------------------------------------------------------
     def player_command(self, mail, match, player, env, doc) -> Handled:
-        lang = self.lang_of(match, player)
+        lang = self.lookups.lang_of(match, player)
         cmd = env.command
         if cmd not in PLAYER_COMMANDS:
-            return self.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": ", ".join(PLAYER_COMMANDS)},
-                                                       *_at(doc, "command"))], player=player)
+            known = ", ".join(PLAYER_COMMANDS)
+            return self.replies.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": known},
+                                                               *_at(doc, "command"))], player=player)
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":
@@ -32,77 +41,66 @@ class Commands:
                 number = checks.integer(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0,
                                         0, checks.MAX_TURN, "turn")
             except checks.Invalid:
-                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": checks.echo(env.args.get("turn"), 12)},
-                                                           *_at(doc, "turn"))], player=player)
+                return self.replies.refuse(mail, match, lang, [Own("resend.none", {"turn": checks.echo(env.args.get("turn"), 12)},
+                                                                   *_at(doc, "turn"))], player=player)
             past = self.store.turn(match["id"], number) if number else None
             if past is None or past["status"] != "resolved":
-                return self.refuse(mail, match, lang, [Own("resend.none", {"turn": number}) if number else Own("resend.nothing")], player=player)
+                problem = Own("resend.none", {"turn": number}) if number else Own("resend.nothing")
+                return self.replies.refuse(mail, match, lang, [problem], player=player)
             self._resend(mail, match, player, past)
             extra["resent"] = number
         elif turn["status"] == "open" and cmd == "withdraw":
             extra["withdrawn"] = self.store.delete_submission(match["id"], turn["number"], player["id"])
         elif turn["status"] == "open" and cmd in ("wait", "no-wait"):
             self.store.set_wait(match["id"], turn["number"], player["id"], cmd == "wait")
-        subject, text = self.renderer.mail("status", lang, **self.status_ctx(match, player), command=cmd, **extra)
-        self.reply(mail, match, player, subject, text)
+        subject, text = self.renderer.mail("status", lang, **self.notices.status_ctx(match, player), command=cmd, **extra)
+        self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", cmd, match["id"], player["id"])
-
-    def status_ctx(self, match: dict, player: dict | None) -> dict:
-        match = self.store.match(match["id"])
-        turn = self.store.current_turn(match["id"])
-        names = self.names(match["id"])
-        subs = self.store.submissions(match["id"], turn["number"])
-        mine = subs.get(player["id"]) if player else None
-        return {"match": self.match_ctx(match, self.rules(match)), "status": match["status"], "turn": turn["number"],
-                "turn_open": turn["status"] == "open", "deadline": self.deadline_info(match, turn, self.lang_of(match, player)),
-                "awaited": [names[p]["name"] for p in turn["awaiting"] if p not in subs],
-                "waiting": sorted(names[p]["name"] for p in self.store.waits(match["id"], turn["number"])),
-                "player": player, "owes": bool(player and player["id"] in turn["awaiting"]),
-                "mine": orders_text(mine["orders"]) if mine else None}
 
     def _resend(self, mail, match, player, past) -> None:
         stored = past["result"]["mails"].get(player["id"])
         if stored is None:
             return
-        self.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
-                   stored["subject"], stored["text"], stored["html"])
+        self.queue.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
+                         stored["subject"], stored["text"], stored["html"], picture=stored.get("picture"))
 
     # -- the GM ----------------------------------------------------------------
     def gm_mail(self, mail, match, env, doc) -> Handled:
-        lang = self.lang_of(match)
+        lang = self.lookups.lang_of(match)
         if not keys.verify(env.key, match["gm_key_hash"]):
             if mail.sender != match["gm_email"]:
-                return self.refuse_stranger(mail, "gm.denied", match["id"])
-            return self.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
+                return self.replies.refuse_stranger(mail, "gm.denied", match["id"])
+            return self.replies.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]}, *_at(doc, "key"))])
         cmd = env.command
         if cmd is None and env.orders is not None:
             # a game may await the GM's own orders (a stage for "@gm"), e.g. the
             # Ratsspiel's Spielleitung filling gaps in the selection
             gm = {"id": GM, "name": "GM", "email": match["gm_email"], "lang": None}
-            return self._orders(mail, match, gm, self.store.current_turn(match["id"]), env, doc, lang)
+            return self.orders.take(mail, match, gm, self.store.current_turn(match["id"]), env, doc, lang)
         if cmd not in GM_COMMANDS:
-            return self.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": ", ".join(GM_COMMANDS)},
-                                                       *_at(doc, "command"))])
+            known = ", ".join(GM_COMMANDS)
+            return self.replies.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": known},
+                                                               *_at(doc, "command"))])
         try:
             done = self.gm_command(match["id"], cmd, env.args, requested_by=mail)
         except Refusal as e:
-            return self.refuse(mail, match, lang, [Own(e.code, e.params, *(_at(doc, e.arg) if e.arg else ()))],
-                               code="command.failed")
+            return self.replies.refuse(mail, match, lang, [Own(e.code, e.params, *(_at(doc, e.arg) if e.arg else ()))],
+                                       code="command.failed")
         except KeyError as e:  # an argument the command needs is missing
-            return self.refuse(mail, match, lang, [Own("gm.needs", {"command": cmd, "arg": e.args[0]},
-                                                       *_at(doc, "command"))], code="command.failed")
+            return self.replies.refuse(mail, match, lang, [Own("gm.needs", {"command": cmd, "arg": e.args[0]},
+                                                               *_at(doc, "command"))], code="command.failed")
         except (MatchError, ValueError) as e:
-            return self.refuse(mail, match, lang, [Own("command.failed", {"command": cmd, "reason": str(e)})])
+            return self.replies.refuse(mail, match, lang, [Own("command.failed", {"command": cmd, "reason": str(e)})])
         gm = {"id": "@gm", "email": match["gm_email"], "lang": None}
-        subject, text = self.renderer.mail("gm_done", lang, **self.status_ctx(match, None), command=cmd, done=done)
-        self.reply(mail, match, gm, subject, text)
+        subject, text = self.renderer.mail("gm_done", lang, **self.notices.status_ctx(match, None), command=cmd, done=done)
+        self.replies.reply(mail, match, gm, subject, text)
         return Handled("processed", cmd, match["id"], "@gm")
 
     def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
         """Carry out a GM command; returns a one-line account of what was done."""
         args = args or {}
         if cmd == "start":
-            self.start(match_id)
+            self.matches.start(match_id)
             return "started"
         if cmd == "pause":
             return self.pause(match_id)
@@ -111,11 +109,11 @@ class Commands:
         if cmd == "extend":
             return self.extend(match_id, hours=args.get("by", args.get("hours")), until=args.get("until"))
         if cmd == "force":
-            return self.force(match_id)
+            return self.closing.force(match_id)
         if cmd == "preview":
-            return self.preview(match_id, tag=requested_by.message_id if requested_by else None)
+            return self.closing.preview(match_id, tag=requested_by.message_id if requested_by else None)
         if cmd == "rollback":
-            return self.rollback(match_id)
+            return self.closing.rollback(match_id)
         if cmd == "replace":
             # "seat": the envelope's own "player:" is the GM here
             return self.replace_player(match_id, str(args["seat"]), _address(args["email"]),
@@ -135,7 +133,7 @@ class Commands:
             if match["status"] != "running":
                 raise Refusal("gm.pause", status=match["status"])
             self.store.set_match_status(match_id, "paused", paused_at=self.now())
-            self._notify_all(match_id, "paused")
+            self.notices.notify_all(match_id, "paused")
         return "paused"
 
     def resume(self, match_id: str) -> str:
@@ -147,12 +145,12 @@ class Commands:
             now = self.now()
             if turn["status"] == "open" and turn["deadline"]:
                 paused_at = datetime.fromisoformat(match["paused_at"])
-                new = self.timing(match).shift(datetime.fromisoformat(turn["deadline"]), paused_at, now)
+                new = self.lookups.timing(match).shift(datetime.fromisoformat(turn["deadline"]), paused_at, now)
                 self.store.set_deadline(match_id, turn["number"], new)
             elif turn["status"] == "open":  # a rolled-back turn waits for a fresh deadline
-                self.store.set_deadline(match_id, turn["number"], self.timing(match).next_deadline(now, None))
+                self.store.set_deadline(match_id, turn["number"], self.lookups.timing(match).next_deadline(now, None))
             self.store.set_match_status(match_id, "running")
-            self._notify_all(match_id, "resumed")
+            self.notices.notify_all(match_id, "resumed")
         return "resumed"
 
     def extend(self, match_id: str, hours=None, until=None) -> str:
@@ -169,10 +167,10 @@ class Commands:
                 except ValueError:
                     raise Refusal("gm.bad_time", "until", value=checks.echo(until)) from None
                 if new.tzinfo is None:
-                    new = new.replace(tzinfo=self.timing(match).zone)
+                    new = new.replace(tzinfo=self.lookups.timing(match).zone)
             elif hours is not None:
                 try:
-                    new = self.timing(match).extend(old, str(hours)[:40] if isinstance(hours, str) else hours)
+                    new = self.lookups.timing(match).extend(old, str(hours)[:40] if isinstance(hours, str) else hours)
                 except OverflowError:
                     raise Refusal("gm.too_far", "by", days=checks.MAX_AHEAD.days) from None
                 except (ValueError, TypeError):
@@ -186,8 +184,8 @@ class Commands:
             if new <= old:
                 raise Refusal("gm.extend_earlier", arg)
             self.store.set_deadline(match_id, turn["number"], new)
-            self._notify_all(match_id, "extended")
-        return f"deadline {self.timing(match).local(new)}"
+            self.notices.notify_all(match_id, "extended")
+        return f"deadline {self.lookups.timing(match).local(new)}"
 
     def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
         with self.store.transaction():
@@ -198,84 +196,50 @@ class Commands:
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             turn = self.store.current_turn(match_id)
-            rules = self.rules(match)
-            self._welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
-                          key, "welcome", replaced=True)
+            rules = self.lookups.rules(match)
+            self.matches.welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
+                                 key, "welcome", replaced=True)
             if before["email"] != email.lower():   # the one who leaves is told, in their language
-                subject, text = self.renderer.mail("replaced", self.lang_of(match, before),
-                                                   match=self.match_ctx(match, rules), seat=player_id, name=before["name"])
-                self.queue(f"replaced:{match_id}:{player_id}:{turn['number']}.{turn['rev']}:{before['email']}",
-                           match_id, before["email"], subject, text)
+                self.notices.replaced(match, turn, before)
         return f"{player_id} now plays from {email.lower()}"
 
     def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
         with self.store.transaction():
             added = self.store.add_observer(match_id, email, lang)
             if added:
-                self._observer_welcome(self.store.match(match_id), email.lower(), lang)
+                self.notices.observer_welcome(self.store.match(match_id), email.lower(), lang)
         return f"observer {email.lower()} " + ("added" if added else "was already there")
 
     def end(self, match_id: str) -> str:
         with self.store.transaction():
             self.store.set_match_status(match_id, "ended")
-            self._notify_all(match_id, "ended")
+            self.notices.notify_all(match_id, "ended")
         return "ended"
-
-    def _notify_all(self, match_id: str, event: str) -> None:
-        """Tell every player, the GM and every observer about a change of the match's
-        course; when the GM ends it, each gets the final standings as they may see them."""
-        match = self.store.match(match_id)
-        turn = self.store.current_turn(match_id)
-        stamp = f"{turn['number']}.{turn['rev']}:{self.now().isoformat()}"
-        readers = [(p["id"], p["email"], self.lang_of(match, p), p) for p in self.store.players(match_id)]
-        readers.append(("@gm", match["gm_email"], self.lang_of(match), None))
-        readers += [(None, o["email"], o["lang"] or self.lang_of(match), None) for o in self.store.observers(match_id)]
-        rules = self.rules(match) if event == "ended" else None
-        state = rules.load(turn["state"]) if rules else None
-        for viewer, address, lang, player in readers:
-            position = ""
-            if rules is not None:
-                position = position_text(self.renderer, rules, self.match_ctx(match, rules), state, viewer, lang,
-                                         turn["number"] - (turn["status"] == "open"), self.names(match_id))
-            subject, text = self.renderer.mail("notice", lang, **self.status_ctx(match, player), event=event,
-                                               position=position)
-            self.queue(f"notice:{match_id}:{event}:{stamp}:{viewer or 'observer:' + address}", match_id, address,
-                       subject, text)
-
-    def _observer_welcome(self, match: dict, email: str, lang: str | None) -> None:
-        rules = self.rules(match)
-        lang = lang or self.lang_of(match)
-        turn = self.store.current_turn(match["id"])
-        ctx = self.match_ctx(match, rules)
-        position = position_text(self.renderer, rules, ctx, rules.load(turn["state"]), None, lang,
-                                 turn["number"] - (turn["status"] == "open"), self.names(match["id"]))
-        subject, text = self.renderer.mail("observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
-                                           position=position)
-        self.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     # -- creating a match by mail -----------------------------------------------
     def create_by_mail(self, mail, env, doc) -> Handled:
         lang = self.settings.default_lang
         allowed = self.settings.gm_keys.get(mail.sender) if mail.sender else None
         if allowed is None:
-            return self.refuse_stranger(mail, "gm.denied")
+            return self.replies.refuse_stranger(mail, "gm.denied")
         if keys.normalise(env.key or "") != keys.normalise(allowed):
-            return self.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
+            return self.replies.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
         try:
             spec = load_spec(source if source is not None else {}, self.now())
             if spec.id != env.match:
                 raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
-            self.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
+            self.matches.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
         except MatchFileRefused as e:   # its own words in en and de
-            return self.refuse(mail, None, lang, [e.problem], code="command.failed")
+            return self.replies.refuse(mail, None, lang, [e.problem], code="command.failed")
         except MatchError as e:
-            return self.refuse(mail, None, lang, [Own("command.failed", {"command": "create", "reason": "; ".join(e.problems)})])
+            return self.replies.refuse(mail, None, lang, [Own("command.failed", {"command": "create",
+                                                                                 "reason": "; ".join(e.problems)})])
         match = self.store.match(spec.id)
         gm = {"id": "@gm", "email": mail.sender, "lang": None}
-        subject, text = self.renderer.mail("gm_done", self.lang_of(match), **self.status_ctx(match, None),
+        subject, text = self.renderer.mail("gm_done", self.lookups.lang_of(match), **self.notices.status_ctx(match, None),
                                            command="create", done=f"created {spec.id}")
-        self.reply(mail, match, gm, subject, text)
+        self.replies.reply(mail, match, gm, subject, text)
         return Handled("processed", "create", spec.id, "@gm")
 
 

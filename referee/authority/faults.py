@@ -7,12 +7,14 @@ from __future__ import annotations
 import logging
 
 from referee import checks
-from referee.authority.base import Base
 
 log = logging.getLogger("referee.faults")
 
 
-class Faults(Base):
+class Faults:
+    def __init__(self, store, lookups, renderer, queue, now) -> None:
+        self.store, self.lookups, self.renderer, self.queue, self.now = store, lookups, renderer, queue, now
+
     def note_fault(self, stage: str, item: str, error: BaseException, match_id: str | None = None,
                    turn: int | None = None) -> bool:
         """Record the fault (in the caller's transaction, or one of its own) and,
@@ -26,13 +28,13 @@ class Faults(Base):
         return first
 
     def _tell_gm_of_fault(self, match: dict, stage: str, item: str, error: str, turn: int | None) -> None:
-        lang = self.lang_of(match)
+        lang = self.lookups.lang_of(match)
         try:
-            ctx = self.match_ctx(match, self.rules(match))
+            ctx = self.lookups.match_ctx(match, self.lookups.rules(match))
         except Exception:  # the game itself may be what is broken
             ctx = {"id": match["id"]}
         subject, text = self.renderer.mail("fault", lang, match=ctx, stage=stage, turn=turn, error=error)
-        self.queue(f"fault:{stage}:{item}", match["id"], match["gm_email"], subject, text)
+        self.queue.queue(f"fault:{stage}:{item}", match["id"], match["gm_email"], subject, text)
 
     def guarded(self, stage: str, item: str, match_id: str | None = None, turn: int | None = None):
         """A context that sets the item aside on any unexpected error instead of raising."""

@@ -11,36 +11,29 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
-from datetime import datetime
 
-import yaml
 
-from referee import checks
 from referee.authority import crash, keys
-from referee.authority.base import Base
-from referee.authority.wording import NOTHING_TO_FIX, Own, describe
+from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
+from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
+from referee.authority.wording import Own, describe
 from referee.mail.inbound import header_section
 
 GM_IDS = ("@gm", "gm")
-STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
-STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
-MAX_PROBLEMS = 20                 # problems listed in one refusal
 PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what the reports' envelope lines show instead of a key
 log = logging.getLogger("referee.intake")
-Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-@dataclass
-class Handled:
-    outcome: str                 # "processed" | "refused" | "ignored" (what MailSource.done wants)
-    reason: str = ""             # accepted, command name, problem code, auto-submitted, duplicate ...
-    match: str | None = None
-    player: str | None = None
-    duplicate: bool = False
+class Intake:
+    """The door: one received mail, checked in order, handed to ``commands`` or
+    ``orders``, answered through ``replies``; all in one transaction."""
 
+    def __init__(self, store, archive, renderer, lookups, queue, replies, orders, commands, reader,
+                 settings, now) -> None:
+        self.store, self.archive, self.renderer, self.lookups, self.queue = store, archive, renderer, lookups, queue
+        self.replies, self.orders, self.commands, self.reader = replies, orders, commands, reader
+        self.settings, self.now = settings, now
 
-class Intake(Base):
     def handle(self, mail) -> Handled:
         prior = self.store.processed(mail.message_id, mail.content_hash)
         if prior is not None:
@@ -59,12 +52,12 @@ class Intake(Base):
             log.exception("handling %s failed", mail.message_id)
             with self.store.transaction():
                 self.archive.save_mail(None, None, mail.content_hash, mail.raw)
-                if not mail.automatic and self.known(mail.sender):   # a stranger's fault: no answer
+                if not mail.automatic and self.replies.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
                     subject, text = self.renderer.mail("refused", lang, match=None, subject=mail.subject, fixable=False,
                                                        problems=[describe(Own("internal.error"), lang)])
-                    self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
-                               reply_to=mail)
+                    self.queue.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
+                                     reply_to=mail)
                 self.store.mark_processed(mail.message_id, mail.content_hash, "refused", None, self.now())
             return Handled("refused", "internal.error")
         crash.point("intake.committed")
@@ -74,12 +67,12 @@ class Intake(Base):
     def _handle(self, mail) -> Handled:
         doc, env, problems = None, None, []
         if not mail.too_large:
-            found = self.intake.read_document(mail)
+            found = self.reader.read_document(mail)
             if isinstance(found, list):
                 problems = found
             else:
                 doc = found
-                read = self.intake.read_envelope(doc)
+                read = self.reader.read_envelope(doc)
                 if isinstance(read, list):
                     problems = read
                 else:
@@ -94,105 +87,46 @@ class Intake(Base):
                                mail.raw if limited is None else header_section(mail.raw)[0])
         if mail.automatic:
             return Handled("ignored", mail.automatic, mid)
-        lang = self.lang_of(match) if match else self._sender_lang(mail)
+        lang = self.lookups.lang_of(match) if match else self._sender_lang(mail)
         if limited is not None:
-            if limited is True or not self.known(mail.sender):
+            if limited is True or not self.replies.known(mail.sender):
                 return Handled("ignored", "mail.rate_limited", mid)
-            return self.refuse(mail, None, lang, [limited], code="mail.rate_limited")
+            return self.replies.refuse(mail, None, lang, [limited], code="mail.rate_limited")
         if mail.too_large:
-            if not self.known(mail.sender):
-                return self.refuse_stranger(mail, "mail.too_large")
-            return self.refuse(mail, None, lang, [Own("mail.too_large")])
+            if not self.replies.known(mail.sender):
+                return self.replies.refuse_stranger(mail, "mail.too_large")
+            return self.replies.refuse(mail, None, lang, [Own("mail.too_large")])
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":
-            return self.create_by_mail(mail, env, doc)
+            return self.commands.create_by_mail(mail, env, doc)
         if match is None:
-            if not self.known(mail.sender):   # whether a match exists is no stranger's business
-                return self.refuse_stranger(mail, "match.unknown")
-            return self.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
+            if not self.replies.known(mail.sender):   # whether a match exists is no stranger's business
+                return self.replies.refuse_stranger(mail, "match.unknown")
+            return self.replies.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
         if env.player in GM_IDS:
-            return self.gm_mail(mail, match, env, doc)
-        member = self.known(mail.sender, match)
+            return self.commands.gm_mail(mail, match, env, doc)
+        member = self.replies.known(mail.sender, match)
         player = self.store.player(match["id"], env.player)
         if player is None:
             if not member:
-                return self.refuse_stranger(mail, "player.unknown", mid)
-            return self.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
-                                                       *_at(doc, "player"))])
-        lang = self.lang_of(match, player)
+                return self.replies.refuse_stranger(mail, "player.unknown", mid)
+            return self.replies.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
+                                                               *_at(doc, "player"))])
+        lang = self.lookups.lang_of(match, player)
         if (env.key or "").strip().upper() in PLACEHOLDER_KEYS:  # nobody else's attempt: no warning to the owner
             if not member:
-                return self.refuse_stranger(mail, "key.placeholder", mid)
-            return self.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()}, *_at(doc, "key"))])
+                return self.replies.refuse_stranger(mail, "key.placeholder", mid)
+            return self.replies.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()},
+                                                               *_at(doc, "key"))])
         if not keys.verify(env.key, player["key_hash"]):
-            self._tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
+            self.replies.tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
             if not member:
-                return self.refuse_stranger(mail, "key.wrong", mid)
-            return self.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
+                return self.replies.refuse_stranger(mail, "key.wrong", mid)
+            return self.replies.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
         if env.command:
-            return self.player_command(mail, match, player, env, doc)
-        return self._orders(mail, match, player, turn, env, doc, lang)
-
-    def _orders(self, mail, match, player, turn, env, doc, lang) -> Handled:
-        if match["status"] == "ended":
-            return self.refuse(mail, match, lang, [Own("match.ended", {"match": match["id"]})], player=player)
-        if env.turn is not None and env.turn != turn["number"]:
-            return self.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
-                                                       *_at(doc, "turn"))], player=player)
-        if turn["deadline"] and not self.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
-                                                                      self._arrived(mail, turn)):
-            info = self.deadline_info(match, turn, lang)
-            return self.refuse(mail, match, lang, [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})],
-                               player=player)
-        stage = turn["awaiting"].get(player["id"])
-        if stage is None:
-            return self.refuse(mail, match, lang, [Own("turn.not_awaited", {"current": turn["number"]})], player=player)
-        if env.orders is None:
-            return self.refuse(mail, match, lang, [Own("orders.missing")], player=player)
-        rules = self.rules(match)
-        state = self.turn_state(rules, match["id"], turn)
-        model, problems = self.intake.check_orders(rules, state, stage, player["id"], env.orders, doc)
-        # the intake's own warnings (tabs read as spaces, attachments left aside) are news to the player too
-        problems = list(problems) + list(getattr(doc, "notes", ()))
-        if model is None or any(p.severity == "error" for p in problems):
-            return self.refuse(mail, match, lang, problems, player=player, source=doc.source)
-        orders = model.model_dump(mode="json")
-        self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
-                                  mail.content_hash, self.now())
-        names = self.names(match["id"])
-        awaited = [names.get(p, {"name": p})["name"] for p in self.still_awaited(match["id"], turn)]
-        subject, text = self.renderer.mail(
-            "accepted", lang, match=self.match_ctx(match, rules), player=player, turn=turn["number"],
-            orders=orders_text(orders, model.model_fields_set),
-            warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.deadline_info(match, turn, lang),
-            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
-        self.reply(mail, match, player, subject, text)
-        return Handled("processed", "accepted", match["id"], player["id"])
-
-    def _arrived(self, mail, turn) -> datetime:
-        """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
-        orders in time are in time after an outage too; never the Date: header, which
-        the sender writes.  A time in the future or before the turn opened is not
-        believed: then it is now."""
-        now = self.now()
-        arrived = getattr(mail, "received", None)
-        opened = datetime.fromisoformat(turn["opened"]) if turn.get("opened") else None
-        if arrived is None or arrived > now or (opened is not None and arrived < opened):
-            return now
-        return arrived
-
-    # -- replies ---------------------------------------------------------------
-    def reply(self, mail, match, player, subject: str, text: str) -> None:
-        """Answer the sender; if that is not the registered address, copy it there."""
-        mid = match["id"] if match else None
-        self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", mid, mail.sender or player["email"],
-                   subject, text, reply_to=mail)
-        if player is not None and mail.sender and mail.sender != player["email"]:
-            lang = self.lang_of(match, player)
-            csubject, ctext = self.renderer.mail("copy", lang, match=self.match_ctx(match, self.rules(match)),
-                                                 player=player, sender=mail.sender or "?", subject=subject, body=text)
-            self.queue(f"copy:{mail.message_id}:{mail.content_hash[:16]}", mid, player["email"], csubject, ctext)
+            return self.commands.player_command(mail, match, player, env, doc)
+        return self.orders.take(mail, match, player, turn, env, doc, lang)
 
     def _refuse_envelope(self, mail, doc, lang: str, problems: list) -> Handled:
         """A document whose envelope is faulty may still name a known match: answer
@@ -202,13 +136,13 @@ class Intake(Base):
         lines of the mail itself are asked, if they agree on one name."""
         named = _named_match(mail, doc)
         match = self.store.match(named) if named else None
-        if match is not None and not self.known(mail.sender, match):
+        if match is not None and not self.replies.known(mail.sender, match):
             match = None   # a stranger learns nothing of the match the mail names
-        if match is None and not self.known(mail.sender):
-            return self.refuse_stranger(mail, problems[0].code if problems else "envelope")
+        if match is None and not self.replies.known(mail.sender):
+            return self.replies.refuse_stranger(mail, problems[0].code if problems else "envelope")
         if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
-            lang = self.lang_of(match)
-        handled = self.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
+            lang = self.lookups.lang_of(match)
+        handled = self.replies.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
         handled.match = None
         return handled
 
@@ -216,79 +150,19 @@ class Intake(Base):
         known = self.store.language_of_address(mail.sender) if mail.sender else None
         return known or self.settings.default_lang
 
-    def refuse(self, mail, match, lang: str, problems: list, player=None, code: str | None = None,
-               source: str | None = None) -> Handled:
-        ctx_match = self.match_ctx(match, self.rules(match)) if match else None
-        problems = list(problems)[:MAX_PROBLEMS]
-        fixable = any(getattr(p, "code", None) not in NOTHING_TO_FIX for p in problems)
-        subject, text = self.renderer.mail("refused", lang, match=ctx_match, problems=[describe(p, lang, source) for p in problems],
-                                           fixable=fixable,
-                                           subject=mail.subject)
-        if mail.sender:
-            self.reply(mail, match, player, subject, text)
-        reason = code or (problems[0].code if problems else "refused")
-        return Handled("refused", reason, match["id"] if match else None, player["id"] if player else None)
-
-    def _tell_wrong_key(self, mail, match, player) -> None:
-        if mail.sender == player["email"] or not mail.sender:
-            return  # the reply itself reaches the registered address; no sender: nobody to name
-        lang = self.lang_of(match, player)
-        subject, text = self.renderer.mail("wrong_key", lang, match=self.match_ctx(match, self.rules(match)),
-                                           player=player, sender=checks.echo(mail.sender))
-        # at most one notice per seat and hour, however many forged senders try
-        hour = self.now().strftime("%Y%m%d%H")
-        self.queue(f"wrongkey:{match['id']}:{player['id']}:{hour}", match["id"], player["email"], subject, text)
-
-    # -- strangers ----------------------------------------------------------------
-    def known(self, sender: str, match=None) -> bool:
-        """Whether ``sender`` may be answered in full: a player or the GM of
-        ``match``; without a match, of any running match, or a creator."""
-        if not sender:
-            return False
-        if match is not None:
-            return sender == match["gm_email"] or self.store.plays_in(match["id"], sender)
-        return sender in self.settings.gm_keys or self.store.language_of_address(sender) is not None
-
-    def refuse_stranger(self, mail, reason: str, match_id: str | None = None) -> Handled:
-        """Mail from an address the referee does not know: one short fixed answer,
-        reflecting nothing and telling nothing of matches or seats, and only while a
-        global hourly budget lasts (forged senders must not turn it into a mail cannon)."""
-        if mail.sender and self._stranger_budget():
-            subject, text = self.renderer.mail("stranger", self.settings.default_lang)
-            self.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
-                       reply_to=mail)
-        log.info("mail %s from an unknown sender refused (%s)", checks.echo(mail.message_id, 80), reason)
-        return Handled("refused", reason, match_id)
-
-    def _stranger_budget(self) -> bool:
-        limit = self.intake.RateLimit(capacity=STRANGER_REPLIES_PER_HOUR)
-        stored = self.store.rate_bucket(STRANGERS)
-        decision = limit.take(self.intake.Bucket.from_json(stored) if stored else None, self.now())
-        self.store.put_rate_bucket(STRANGERS, decision.bucket.to_json())
-        return decision.allowed
-
     def _rate_limited(self, mail):
         """None if the mail may pass; the problem to tell the sender once; True to stay silent."""
         if not mail.sender or self.settings.rate_limit_per_hour <= 0:
             return None
-        limit = self.intake.RateLimit(capacity=self.settings.rate_limit_per_hour)
+        limit = self.reader.RateLimit(capacity=self.settings.rate_limit_per_hour)
         stored = self.store.rate_bucket(mail.sender)
-        decision = limit.take(self.intake.Bucket.from_json(stored) if stored else None, self.now())
+        decision = limit.take(self.reader.Bucket.from_json(stored) if stored else None, self.now())
         self.store.put_rate_bucket(mail.sender, decision.bucket.to_json())
         if decision.allowed:
             return None
         if decision.notify:
             return limit.problem(mail.sender, decision, decision.retry_after.strftime("%Y-%m-%d %H:%M UTC"))
         return True
-
-
-def orders_text(orders: dict, given=None) -> str:
-    """Orders as a reply echoes them: what the player set, without the empty
-    fields a game's model fills in (``null``, ``{}``, ``[]``) that they never wrote.
-    ``given``: the fields the player sent; None when only the stored orders are known."""
-    shown = {k: v for k, v in orders.items()
-             if v is not None and not (v in ({}, []) and (given is None or k not in given))}
-    return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
 
 
 _MATCH_LINE = re.compile(r"^[ \t]*match[ \t]*:[ \t]*['\"]?([A-Za-z0-9_-]+)['\"]?[ \t]*$", re.M | re.I)
@@ -304,12 +178,3 @@ def _named_match(mail, doc) -> str | None:
     texts = [mail.text or ""] + [text for _, text in mail.attachments]
     names = {m.group(1).lower() for text in texts for m in _MATCH_LINE.finditer(text)}   # '>' quotes never match
     return names.pop() if len(names) == 1 else None
-
-
-def _at(doc, key: str) -> tuple:
-    """(line, column) of a top-level key in the document, if it can say."""
-    try:
-        line, column = doc.position((key,))
-        return (line, column)
-    except Exception:
-        return ()

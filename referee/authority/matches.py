@@ -11,7 +11,6 @@ from pydantic import ValidationError
 
 from referee import checks, registry
 from referee.authority import keys
-from referee.authority.base import Base
 from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
@@ -91,7 +90,13 @@ def _within_the_calendar(timing, now) -> None:
     checks.moment(timing.first_deadline(now), now, "first_deadline")
 
 
-class Matches(Base):
+class Matches:
+    """Creating a match (keys, welcome mails, the archive's match record) and starting it."""
+
+    def __init__(self, store, archive, renderer, lookups, queue, settings, now) -> None:
+        self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
+        self.queue, self.settings, self.now = queue, settings, now
+
     def create_match(self, spec: MatchSpec | str | Mapping, *, gm_key: str | None = None,
                      seed: str | None = None) -> Created:
         """Validate, set up, issue keys and queue the welcome mails, all in one transaction."""
@@ -105,7 +110,7 @@ class Matches(Base):
         problems = [phrase(rules, p, "en") for p in rules.check_options(players, options) if p.is_error]
         now = self.now()
         try:
-            timing = self.timing({"spec": spec.model_dump(mode="json")})
+            timing = self.lookups.timing({"spec": spec.model_dump(mode="json")})
             _within_the_calendar(timing, now)
         except Exception as e:  # the schedule's own validation message is the useful part
             problems.append(f"schedule: {e}")
@@ -134,7 +139,7 @@ class Matches(Base):
             match = self.store.match(spec.id)
             turn = self.store.current_turn(spec.id)
             for p in self.store.players(spec.id):
-                self._welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
+                self.welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
             self._gm_welcome(match, turn, gm_key)
             self.archive.write_match(spec.id, self.match_record(match, rules, state))
         return Created(spec.id, gm_key)
@@ -148,35 +153,31 @@ class Matches(Base):
                 "timezone": spec["timezone"], "schedule": spec["schedule"], "seed": match["seed"],
                 "setup_hash": state_hash(rules, state)}
 
-    def _welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str,
-                 replaced: bool = False) -> None:
-        lang = self.lang_of(match, player)
+    def welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str,
+                replaced: bool = False) -> None:
+        lang = self.lookups.lang_of(match, player)
         stage = turn["awaiting"].get(player["id"])
         form = rules.order_form(state, player["id"], lang) if stage else ""
-        ctx = self.match_ctx(match, rules)
+        ctx = self.lookups.match_ctx(match, rules)
         subject, text = self.renderer.mail(
             kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
-            order_form=form, deadline=self.deadline_info(match, turn, lang), address=self.settings.address,
+            order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
             summary=summary_text(rules, lang), replaced=replaced,
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
-                                   self.names(match["id"])))
+                                   self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
-        self.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text)
+        self.queue.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,
+                         calendar=self.lookups.calendar_part(match, turn, lang, self.now()))
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
-        rules = self.rules(match)
-        lang = self.lang_of(match)
+        rules = self.lookups.rules(match)
+        lang = self.lookups.lang_of(match)
         subject, text = self.renderer.mail(
-            "gm_welcome", lang, match=self.match_ctx(match, rules), key=gm_key,
-            players=self.store.players(match["id"]), deadline=self.deadline_info(match, turn, lang),
+            "gm_welcome", lang, match=self.lookups.match_ctx(match, rules), key=gm_key,
+            players=self.store.players(match["id"]), deadline=self.lookups.deadline_info(match, turn, lang),
             address=self.settings.address, status=match["status"])
-        self.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
-
-    def match_ctx(self, match: dict, rules) -> dict:
-        spec = match["spec"]
-        return {"id": match["id"], "title": spec.get("title") or rules.title, "game": match["game"],
-                "lang": spec.get("language", "en"), "timezone": spec.get("timezone", "UTC")}
+        self.queue.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
 
     def start(self, match_id: str) -> None:
         """Start a match created with ``start: manual``: the first deadline runs from now."""
@@ -185,5 +186,5 @@ class Matches(Base):
             if match["status"] != "waiting":
                 raise MatchError([f"{match_id} is {match['status']}, not waiting to start"])
             turn = self.store.current_turn(match_id)
-            self.store.set_deadline(match_id, turn["number"], self.timing(match).first_deadline(self.now()))
+            self.store.set_deadline(match_id, turn["number"], self.lookups.timing(match).first_deadline(self.now()))
             self.store.set_match_status(match_id, "running")

@@ -39,6 +39,11 @@ class SendReport:
 
 
 class Outbox:
+    """Sends what ``queue`` holds; a row that cannot be sent is set aside through ``faults``."""
+
+    def __init__(self, store, queue, faults, now) -> None:
+        self.store, self.queue, self.faults, self.now = store, queue, faults, now
+
     def _claim_lost(self, owner: str | None, claimed_at: str | None) -> bool:
         """A claim is lost when its process on this machine is gone, or it is old."""
         host, pid, _ = ((owner or "").split(":") + ["", "", ""])[:3]
@@ -70,9 +75,9 @@ class Outbox:
                 # built inside the guard: a message that cannot be built is this row's
                 # failure alone, never a row left 'sending' ahead of every other
                 if send_bytes is None:
-                    msg = self.build_message(entry["message"])
+                    msg = self.queue.build_message(entry["message"])
                 else:
-                    raw, sender, rcpts = self.wire_message(entry["message"])
+                    raw, sender, rcpts = self.queue.wire_message(entry["message"])
                 crash.point("outbox.before_send")
                 if send_bytes is None:
                     sink.send(msg)
@@ -96,7 +101,7 @@ class Outbox:
                 log.exception("outbox row %s (%s) cannot be sent; set aside", entry["id"], entry["dedupe"])
                 with self.store.transaction():
                     self.store.record_attempt(entry["id"], "failed", f"{type(e).__name__}: {e}"[:500], self.now(), None)
-                    self.note_fault("outbox", str(entry["id"]), e, entry.get("match"))
+                    self.faults.note_fault("outbox", str(entry["id"]), e, entry.get("match"))
                 report.failed += 1
                 continue
             crash.point("outbox.after_send")

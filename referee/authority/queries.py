@@ -5,6 +5,9 @@ from datetime import datetime
 
 
 class Queries:
+    def __init__(self, store, lookups, faults, now) -> None:
+        self.store, self.lookups, self.faults, self.now = store, lookups, faults, now
+
     def overview(self) -> list[dict]:
         """One line's worth per match: status, turn, deadline, who is awaited."""
         out = []
@@ -12,7 +15,7 @@ class Queries:
             turn = self.store.current_turn(match["id"])
             subs = self.store.submissions(match["id"], turn["number"]) if turn else {}
             try:
-                info = self.deadline_info(match, turn) if turn and turn["status"] == "open" else None
+                info = self.lookups.deadline_info(match, turn) if turn and turn["status"] == "open" else None
             except Exception:  # a match whose schedule fails is shown, flagged, not the end of the list
                 info = None
             out.append({
@@ -39,11 +42,11 @@ class Queries:
         """The earliest moment a tick has something to do (a deadline end or a reminder), for a sleeping loop."""
         moments = []
         for match in self.store.matches("running"):
-            with self.guarded("next_due", match["id"], match["id"]):  # one broken match sleeps no one else
+            with self.faults.guarded("next_due", match["id"], match["id"]):  # one broken match sleeps no one else
                 turn = self.store.current_turn(match["id"])
                 if turn and turn["status"] == "open" and turn["deadline"]:
                     deadline = datetime.fromisoformat(turn["deadline"])
-                    timing = self.timing(match)
+                    timing = self.lookups.timing(match)
                     moments.append(deadline + timing.schedule.grace)
                     reminder = timing.schedule.next_reminder(deadline, opened_at=datetime.fromisoformat(turn["opened"]))
                     if reminder is not None and reminder > self.now():

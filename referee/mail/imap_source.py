@@ -27,7 +27,7 @@ from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginEr
 
 from .errors import MailSourceError, refuse_cleartext_password
 from .inbound import MAX_HEAD, header_section
-from .source import Incoming, _check_outcome
+from .incoming import Incoming, _check_outcome
 
 log = logging.getLogger(__name__)
 

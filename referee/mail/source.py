@@ -1,4 +1,4 @@
-"""Where mail comes from: the ``MailSource`` seam and the Maildir source.
+"""Where mail comes from: the Maildir source (the ``MailSource`` seam is in ``incoming``).
 
 A source hands out mail that is not yet done; the core calls ``done`` only
 after it committed the mail's effect, so a crash in between means the mail is
@@ -19,54 +19,12 @@ from __future__ import annotations
 import mailbox
 import os
 import time
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Iterator
 
 from .inbound import MAX_HEAD, header_section
-
-OUTCOMES = ("processed", "refused", "ignored")
-
-
-@dataclass(frozen=True)
-class Incoming:
-    ref: str
-    raw: bytes                 # the mail, or only its header section if it is over the size limit
-    size: int                  # bytes as the source holds it
-    arrived: datetime | None   # when the server took it in (IMAP INTERNALDATE, Maildir delivery)
-
-
-class MailSource(Protocol):
-    def incoming(self, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
-        """Up to ``limit`` mails not yet done, oldest first, read one at a time;
-        one over ``max_bytes`` as its header section only."""
-
-    def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
-        """Up to ``limit`` (ref, raw) pairs not yet done, oldest first (whole)."""
-
-    def done(self, ref: str, outcome: str) -> None:
-        """Move/flag ``ref`` as "processed" | "refused" | "ignored" (after commit)."""
-
-    def wait(self, timeout: float) -> None:
-        """Return when mail may be waiting, at the latest after ``timeout`` seconds."""
-
-    def close(self) -> None:
-        """Release connections."""
-
-
-def incoming_of(source, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
-    """``source.incoming``, or for a source that only has ``fetch`` (an older or a
-    test source) its mails as ``Incoming`` without an arrival time."""
-    if hasattr(source, "incoming"):
-        return source.incoming(limit, max_bytes=max_bytes)
-    return (Incoming(ref, raw, len(raw), None) for ref, raw in source.fetch(limit))
-
-
-def _check_outcome(outcome: str) -> None:
-    if outcome not in OUTCOMES:
-        raise ValueError(f"outcome must be one of {OUTCOMES}, not {outcome!r}")
-
+from .incoming import OUTCOMES, Incoming, MailSource, _check_outcome, incoming_of  # noqa: F401 (the seam, named here too)
 
 class MaildirSource:
     """Reads a Maildir folder (created if missing) with stdlib ``mailbox``."""
@@ -151,11 +109,3 @@ class MaildirSource:
     def close(self) -> None:
         self._box.close()
 
-
-def __getattr__(name: str):
-    # ImapSource lives in its own module; importing it here lazily keeps
-    # "from referee.mail.source import ImapSource" working.
-    if name == "ImapSource":
-        from .imap_source import ImapSource
-        return ImapSource
-    raise AttributeError(name)

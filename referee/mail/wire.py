@@ -5,8 +5,8 @@ in the ``email`` header machinery, most of it on headers that need no work at
 all (a plain address, a Message-ID, a short ASCII line).  ``compose_bytes``
 writes those directly and leaves every other header to the library, one
 header at a time, so the bytes are exactly what ``compose`` would give (the
-tests compare both on many inputs).  A message with HTML or Cc is left to
-``compose`` whole.
+tests compare both on many inputs).  A message with HTML, Cc, a picture or a
+calendar part is left to ``compose`` whole.
 """
 from __future__ import annotations
 
@@ -58,12 +58,13 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
                   html: str | None = None, *, in_reply_to: str | None = None,
                   references: Iterable[str] = (), auto: str = "auto-replied",
                   domain: str, message_id: str | None = None, cc: str | Sequence[str] = (),
-                  date: datetime | None = None) -> bytes:
+                  date: datetime | None = None, picture: bytes | None = None, picture_cid: str | None = None,
+                  calendar: str | None = None) -> bytes:
     """The bytes of ``compose(...)`` with the same arguments, as sent over SMTP."""
-    if html is not None or cc:
+    if html is not None or cc or picture is not None or calendar is not None:
         return compose(from_addr, to, subject, text, html, in_reply_to=in_reply_to, references=references,
-                       auto=auto, domain=domain, message_id=message_id, cc=cc,
-                       date=date).as_bytes(policy=_P)
+                       auto=auto, domain=domain, message_id=message_id, cc=cc, date=date,
+                       picture=picture, picture_cid=picture_cid, calendar=calendar).as_bytes(policy=_P)
     if auto not in AUTO_VALUES:
         raise ValueError(f"auto must be one of {AUTO_VALUES}, not {auto!r}")
     out = [_header("From", from_addr, _ADDR),

@@ -1,0 +1,75 @@
+"""Taking a player's (or the GM's) orders for the open turn: in time by when
+the mail arrived, awaited, valid; stored, and the acceptance replied."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import yaml
+
+from referee.authority.replies import Handled, _at
+from referee.authority.wording import Own, describe
+
+Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class Orders:
+    def __init__(self, store, renderer, lookups, replies, reader, now) -> None:
+        self.store, self.renderer, self.lookups, self.replies = store, renderer, lookups, replies
+        self.reader, self.now = reader, now
+
+    def take(self, mail, match, player, turn, env, doc, lang) -> Handled:
+        if match["status"] == "ended":
+            return self.replies.refuse(mail, match, lang, [Own("match.ended", {"match": match["id"]})], player=player)
+        if env.turn is not None and env.turn != turn["number"]:
+            return self.replies.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
+                                                               *_at(doc, "turn"))], player=player)
+        if turn["deadline"] and not self.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
+                                                                              self._arrived(mail, turn)):
+            info = self.lookups.deadline_info(match, turn, lang)
+            late = Own("turn.late", {"current": turn["number"], "deadline": info["local"]})
+            return self.replies.refuse(mail, match, lang, [late], player=player)
+        stage = turn["awaiting"].get(player["id"])
+        if stage is None:
+            return self.replies.refuse(mail, match, lang, [Own("turn.not_awaited", {"current": turn["number"]})], player=player)
+        if env.orders is None:
+            return self.replies.refuse(mail, match, lang, [Own("orders.missing")], player=player)
+        rules = self.lookups.rules(match)
+        state = self.lookups.turn_state(rules, match["id"], turn)
+        model, problems = self.reader.check_orders(rules, state, stage, player["id"], env.orders, doc)
+        # the intake's own warnings (tabs read as spaces, attachments left aside) are news to the player too
+        problems = list(problems) + list(getattr(doc, "notes", ()))
+        if model is None or any(p.severity == "error" for p in problems):
+            return self.replies.refuse(mail, match, lang, problems, player=player, source=doc.source)
+        orders = model.model_dump(mode="json")
+        self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
+                                  mail.content_hash, self.now())
+        names = self.lookups.names(match["id"])
+        awaited = [names.get(p, {"name": p})["name"] for p in self.lookups.still_awaited(match["id"], turn)]
+        subject, text = self.renderer.mail(
+            "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
+            orders=orders_text(orders, model.model_fields_set),
+            warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.lookups.deadline_info(match, turn, lang),
+            awaited=awaited, paused=match["status"] == "paused", subject=mail.subject)
+        self.replies.reply(mail, match, player, subject, text)
+        return Handled("processed", "accepted", match["id"], player["id"])
+
+    def _arrived(self, mail, turn) -> datetime:
+        """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
+        orders in time are in time after an outage too; never the Date: header, which
+        the sender writes.  A time in the future or before the turn opened is not
+        believed: then it is now."""
+        now = self.now()
+        arrived = getattr(mail, "received", None)
+        opened = datetime.fromisoformat(turn["opened"]) if turn.get("opened") else None
+        if arrived is None or arrived > now or (opened is not None and arrived < opened):
+            return now
+        return arrived
+
+
+def orders_text(orders: dict, given=None) -> str:
+    """Orders as a reply echoes them: what the player set, without the empty
+    fields a game's model fills in (``null``, ``{}``, ``[]``) that they never wrote.
+    ``given``: the fields the player sent; None when only the stored orders are known."""
+    shown = {k: v for k, v in orders.items()
+             if v is not None and not (v in ({}, []) and (given is None or k not in given))}
+    return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()

@@ -1,0 +1,134 @@
+"""``Referee``: the parts of the authority built once and wired together; the
+one object the CLI and the service loop talk to.  It holds no state of its own:
+every method hands over to the part that owns it."""
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+import referee.intake as reader_module
+from referee.archive import Archive
+from referee.authority.base import Lookups, Settings, aware
+from referee.authority.closing import Closing
+from referee.authority.commands import Commands
+from referee.authority.faults import Faults
+from referee.authority.intake import Intake
+from referee.authority.matches import Matches
+from referee.authority.notices import Notices
+from referee.authority.orders import Orders
+from referee.authority.outbox import Outbox
+from referee.authority.queries import Queries
+from referee.authority.queue import MailQueue
+from referee.authority.replies import Replies
+from referee.render import Renderer
+
+
+class Referee:
+    def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
+                 clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
+                 intake=None) -> None:
+        self.store = store
+        self.archive = Archive(Path(archive_root))
+        self.renderer = renderer or Renderer()
+        self.settings = settings or Settings()
+        self.now = aware(clock)
+        reader = intake or reader_module   # the parsing and checking of documents (a test may bring its own)
+        store, archive, renderer, settings, now = self.store, self.archive, self.renderer, self.settings, self.now
+        # built in the order of their dependencies: each part gets only what it uses
+        self.lookups = Lookups(store, settings)
+        self.mail_queue = MailQueue(store, settings, now)
+        self.faults = Faults(store, self.lookups, renderer, self.mail_queue, now)
+        self.outbox = Outbox(store, self.mail_queue, self.faults, now)
+        self.notices = Notices(store, renderer, self.lookups, self.mail_queue, now)
+        self.matches = Matches(store, archive, renderer, self.lookups, self.mail_queue, settings, now)
+        self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now)
+        self.replies = Replies(store, renderer, self.lookups, self.mail_queue, reader, settings, now)
+        self.orders = Orders(store, renderer, self.lookups, self.replies, reader, now)
+        self.commands = Commands(store, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
+                                 self.notices, self.matches, self.closing, settings, now)
+        self.intake = Intake(store, archive, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
+                             self.commands, reader, settings, now)
+        self.queries = Queries(store, self.lookups, self.faults, now)
+
+    # -- mail in, mail out, the clock ----------------------------------------
+    def handle(self, mail):
+        return self.intake.handle(mail)
+
+    def tick(self):
+        return self.closing.tick()
+
+    def send_pending(self, sink, limit: int = 500):
+        return self.outbox.send_pending(sink, limit)
+
+    # -- matches and the GM ----------------------------------------------------
+    def create_match(self, spec, *, gm_key: str | None = None, seed: str | None = None):
+        return self.matches.create_match(spec, gm_key=gm_key, seed=seed)
+
+    def start(self, match_id: str) -> None:
+        self.matches.start(match_id)
+
+    def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
+        return self.commands.gm_command(match_id, cmd, args, requested_by=requested_by)
+
+    def pause(self, match_id: str) -> str:
+        return self.commands.pause(match_id)
+
+    def resume(self, match_id: str) -> str:
+        return self.commands.resume(match_id)
+
+    def extend(self, match_id: str, hours=None, until=None) -> str:
+        return self.commands.extend(match_id, hours=hours, until=until)
+
+    def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
+        return self.commands.replace_player(match_id, player_id, email, name)
+
+    def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
+        return self.commands.add_observer(match_id, email, lang)
+
+    def end(self, match_id: str) -> str:
+        return self.commands.end(match_id)
+
+    def force(self, match_id: str) -> str:
+        return self.closing.force(match_id)
+
+    def preview(self, match_id: str, tag: str | None = None) -> str:
+        return self.closing.preview(match_id, tag)
+
+    def rollback(self, match_id: str) -> str:
+        return self.closing.rollback(match_id)
+
+    def close_turn(self, match_id: str) -> int | None:
+        return self.closing.close_turn(match_id)
+
+    # -- views, faults and look-ups --------------------------------------------
+    def overview(self) -> list[dict]:
+        return self.queries.overview()
+
+    def set_aside(self) -> dict:
+        return self.queries.set_aside()
+
+    def next_due(self) -> datetime | None:
+        return self.queries.next_due()
+
+    def guarded(self, stage: str, item: str, match_id: str | None = None, turn: int | None = None):
+        return self.faults.guarded(stage, item, match_id, turn)
+
+    def rules(self, match: dict):
+        return self.lookups.rules(match)
+
+    def turn_state(self, rules, match_id: str, turn: dict):
+        return self.lookups.turn_state(rules, match_id, turn)
+
+    @property
+    def _states(self) -> dict:
+        return self.lookups._states
+
+    def queue(self, *args, **kwargs) -> bool:
+        return self.mail_queue.queue(*args, **kwargs)
+
+    def build_message(self, data: bytes):
+        return self.mail_queue.build_message(data)
+
+    def wire_message(self, data: bytes):
+        return self.mail_queue.wire_message(data)

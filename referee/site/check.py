@@ -1,0 +1,70 @@
+"""``referee check FILE``: an order file checked offline against its match's
+current turn, with the problems phrased as the referee's refusal would phrase
+them.  The reading and the checks are the intake's own (``referee.intake``)
+and the authority's wording; only the key cannot be checked here (it is
+stored hashed and is the referee's to verify when the mail comes)."""
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from referee.authority.intake import _at
+from referee.authority.wording import Own, describe
+from referee.intake import Document, read_envelope, read_text
+
+MAX_BYTES = 256_000     # the referee reads no larger mail either
+
+
+def check_file(ref, path: Path, lang: str | None = None) -> tuple[list[str], bool]:
+    """(lines to print, whether the orders would be accepted)."""
+    raw = path.read_bytes()
+    if len(raw) > MAX_BYTES:
+        return _said([Own("mail.too_large")], lang or "en", None), False
+    # read as the whole document; places are said as for a mail body ("Line 4, column 7: ...")
+    found = read_text(raw.decode("utf-8", errors="replace"), "body", whole=True)
+    if not isinstance(found, Document):
+        return _said(found, lang or "en", None), False
+    doc = found
+    env = read_envelope(doc)
+    if isinstance(env, list):
+        return _said(env, lang or "en", doc.source), False
+    problems, stage_lang, stage = _against_match(ref, env, doc, lang)
+    said = _said(problems, stage_lang, doc.source)
+    ok = not any(getattr(p, "severity", "error") == "error" for p in problems)
+    if ok:
+        said.append(f"ok: the orders for stage {stage} would be accepted (the key is checked when the mail comes)")
+    return said, ok
+
+
+def _against_match(ref, env, doc, asked):
+    store = ref.store
+    match = store.match(env.match)
+    if match is None:
+        return [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))], asked or "en", None
+    lang = asked or ref.lookups.lang_of(match)
+    player = store.player(match["id"], env.player)
+    if player is None:
+        return [Own("player.unknown", {"match": match["id"], "player": env.player}, *_at(doc, "player"))], lang, None
+    lang = asked or ref.lookups.lang_of(match, player)
+    turn = store.current_turn(match["id"])
+    if match["status"] == "ended":
+        return [Own("match.ended", {"match": match["id"]})], lang, None
+    if env.turn is not None and env.turn != turn["number"]:
+        return [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]}, *_at(doc, "turn"))], lang, None
+    if turn["deadline"] and not ref.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), ref.now()):
+        info = ref.lookups.deadline_info(match, turn, lang)
+        return [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})], lang, None
+    stage = turn["awaiting"].get(player["id"])
+    if stage is None:
+        return [Own("turn.not_awaited", {"current": turn["number"]})], lang, None
+    if env.orders is None:
+        return [Own("orders.missing")], lang, stage
+    rules = ref.rules(match)
+    state = ref.turn_state(rules, match["id"], turn)
+    _, problems = ref.orders.reader.check_orders(rules, state, stage, player["id"], env.orders, doc)
+    return list(problems) + list(getattr(doc, "notes", ())), lang, stage
+
+
+def _said(problems, lang: str, source: str | None) -> list[str]:
+    return [f"{'warning' if getattr(p, 'severity', 'error') == 'warning' else 'error'}: {describe(p, lang, source)}"
+            for p in problems]

@@ -1,0 +1,52 @@
+"""A match's turns rebuilt from its ``turns/<match>/`` folder alone: the
+archive holds the orders used and the turn seeds, so replaying them gives
+every turn's state, and from it the public view a page may show."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from referee import registry
+from referee.archive import turn_dir_name
+from referee.contract import Rng, derive_seed
+
+
+@dataclass
+class Turn:
+    number: int
+    closed: str | None          # ISO time the turn was closed
+    missing: list[str]          # players whose orders were defaulted
+    outcome: dict | None
+    log: list[dict]             # {"kind", "data", "visible_to"}
+    state: Any                  # the state after this turn
+
+
+def read_meta(match_dir: Path) -> dict:
+    return yaml.safe_load((Path(match_dir) / "match.yaml").read_text(encoding="utf-8"))
+
+
+def setup_state(rules, meta: dict):
+    players = [p["id"] for p in meta["players"]]
+    return rules.setup(players, meta.get("options") or {}, Rng(derive_seed(meta["seed"], "setup")))
+
+
+def turns(match_dir: Path, meta: dict | None = None) -> Iterator[Turn]:
+    """Every archived turn in order, with the state it left."""
+    match_dir = Path(match_dir)
+    meta = meta or read_meta(match_dir)
+    rules = registry.get(meta["game"])
+    state = setup_state(rules, meta)
+    number = 1
+    while (match_dir / turn_dir_name(number) / "turn.json").exists():
+        d = match_dir / turn_dir_name(number)
+        record = json.loads((d / "turn.json").read_text(encoding="utf-8"))
+        used = yaml.safe_load((d / "orders.yaml").read_text(encoding="utf-8")) or {}
+        orders = {p: rules.order_schema(state, u["stage"]).model_validate(u["orders"]) for p, u in used.items()}
+        state = rules.resolve(state, orders, Rng(record["seed"])).state
+        yield Turn(number, record.get("closed"), list(record.get("missing") or []), record.get("outcome"),
+                   list(record.get("log") or []), state)
+        number += 1
