@@ -6,20 +6,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from gm_files import FF_WINTER
+
 from referee.cli import main
 
-GOOD = """\
-id: ff-winter
-game: founding_fathers
-lang: en
-gm: gm@example.org
-timezone: Europe/Berlin
-schedule: {period: 48h, reminders: [12h]}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+GOOD = FF_WINTER
 
 
 @pytest.fixture

@@ -12,20 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from gm_files import FF_WINTER
+
 from referee.cli import main
 
-FF = """\
-id: ff
-game: founding_fathers
-lang: en
-gm: gm@example.org
-timezone: Europe/Berlin
-schedule: {period: 48h, reminders: [12h]}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org, lang: de}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+FF = (FF_WINTER.replace("id: ff-winter", "id: ff")
+      .replace("email: jay@example.org}", "email: jay@example.org, lang: de}"))
 RAT = """\
 id: rat
 game: perricumer_ratsspiel

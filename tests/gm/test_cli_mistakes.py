@@ -10,20 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from gm_files import FF_WINTER
+
 from referee.cli import main
 
-MATCH_FILE = """\
-id: ff-winter
-game: founding_fathers
-lang: en
-gm: gm@example.org
-timezone: Europe/Berlin
-schedule: {period: 48h, reminders: [12h]}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+MATCH_FILE = FF_WINTER
 
 
 @pytest.fixture
