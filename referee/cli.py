@@ -1,100 +1,168 @@
-"""The ``referee`` command."""
+"""The ``referee`` command (click; shell completion: ``_REFEREE_COMPLETE=bash_source referee``).
+
+Every ordinary mistake ends in one or two plain lines and exit status 2 (usage)
+or 1 (failure); see ``referee/cli_errors.py``.  The GM's commands are in
+``referee/cli_gm.py``, ``referee demo`` and ``referee rules`` in ``referee/cli_play.py``.
+"""
 from __future__ import annotations
 
-import argparse
 import logging
 import signal
-import sys
 import threading
 from pathlib import Path
 
+import click
+
 from referee import config as config_mod
 from referee import registry
+from referee.cli_errors import Fail, Usage, run
 
 
-def _cfg(args) -> config_mod.Config:
-    return config_mod.load(Path(args.config) if args.config else None)
+class Env:
+    """What every command shares: the configuration, read once and only when needed."""
+
+    def __init__(self, config: str | None) -> None:
+        self.path = Path(config) if config else None
+        self._cfg: config_mod.Config | None = None
+
+    @property
+    def cfg(self) -> config_mod.Config:
+        if self._cfg is None:
+            try:
+                self._cfg = config_mod.load(self.path)
+            except config_mod.ConfigError as e:
+                if e.problems == ["no such file"]:
+                    raise Usage(f"configuration file {e.path} not found",
+                                "check the --config path, or run `referee init` to write one") from None
+                shown = e.problems[:5] + ([f"... and {len(e.problems) - 5} more"] if len(e.problems) > 5 else [])
+                raise Fail(f"{e.path}: " + "; ".join(shown), "correct the file; `referee init` in an empty "
+                           "folder writes a commented example") from None
+        return self._cfg
+
+    def referee(self):
+        from referee.app import open_referee
+        return open_referee(self.cfg)
+
+    def sink(self):
+        from referee.app import open_sink
+        return open_sink(self.cfg)
+
+    def service(self):
+        from referee.app import open_referee, open_sink, open_source
+        from referee.service import Service
+
+        cfg = self.cfg
+        return Service(open_referee(cfg), open_source(cfg), open_sink(cfg), address=cfg.address,
+                       poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg))
 
 
-def _service(cfg):
-    from referee.app import open_referee, open_sink, open_source
-    from referee.service import Service
-
-    return Service(open_referee(cfg), open_source(cfg), open_sink(cfg), address=cfg.address,
-                   poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg))
+pass_env = click.make_pass_decorator(Env)
 
 
-def cmd_init(args) -> int:
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", metavar="FILE", help="configuration file (default: ./referee.yaml, else the embedded default)")
+@click.option("--debug", is_flag=True, help="show the Python trace of an internal error")
+@click.pass_context
+def cli(ctx, config, debug):
+    """A play-by-email referee for board and council games."""
+    ctx.obj = Env(config)
+
+
+@cli.command()
+@pass_env
+def init(env):
+    """Write a commented starter referee.yaml here."""
     from referee.app import open_sink, open_source
 
-    path = config_mod.write_starter(Path.cwd())
+    try:
+        path = config_mod.write_starter(Path.cwd())
+    except FileExistsError:
+        raise Fail(f"{config_mod.DEFAULT_NAME} exists already here; not overwritten",
+                   "edit it, or remove it first to start afresh") from None
     cfg = config_mod.load(path)
     open_source(cfg).close()  # creates the Maildir folders, so mail can be dropped in at once
     open_sink(cfg)
-    print(f"wrote {path}: SQLite + Maildir in this folder ({cfg.mail_in.maildir} in, "
-          f"{cfg.mail_out.maildir} out); edit it to use IMAP and SMTP")
-    return 0
+    click.echo(f"wrote {path}: SQLite + Maildir in this folder ({cfg.mail_in.maildir} in, "
+               f"{cfg.mail_out.maildir} out); edit it to use IMAP and SMTP")
 
 
-def cmd_games(args) -> int:
+@cli.command()
+def games():
+    """List the installed games."""
     for name in registry.names():
         rules = registry.get(name)
-        print(f"{name:24} {rules.title:32} version {rules.version:8} "
-              f"{rules.min_players}-{rules.max_players} players  languages {', '.join(rules.languages)}")
-    return 0
+        click.echo(f"{name:24} {rules.title:32} version {rules.version:8} "
+                   f"{rules.min_players}-{rules.max_players} players  languages {', '.join(rules.languages)}")
 
 
-def cmd_new(args) -> int:
-    from referee.app import open_referee, open_sink
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@pass_env
+def new(env, file):
+    """Create a match from a match FILE; every player gets a welcome mail."""
     from referee.authority import MatchError
 
-    cfg = _cfg(args)
-    ref = open_referee(cfg)
     try:
-        created = ref.create_match(Path(args.file).read_text(encoding="utf-8"))
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise Fail(f"{file} cannot be read ({e.__class__.__name__})", "a match file is UTF-8 YAML text") from None
+    ref = env.referee()
+    try:
+        created = ref.create_match(text)
     except MatchError as e:
-        print("the match file has problems:", *e.problems, sep="\n  ", file=sys.stderr)
-        return 2
-    sent = ref.send_pending(open_sink(cfg)).sent
-    print(f"created match {created.match}; {sent} welcome mails sent")
-    print(f"GM key (shown once, keep it): {created.gm_key}")
-    return 0
+        click.echo(f"referee: {file} has problems:", err=True)
+        for problem in e.problems:
+            click.echo(f"  {problem}", err=True)
+        return 1
+    sent = ref.send_pending(env.sink()).sent
+    click.echo(f"created match {created.match}; {sent} welcome mails sent")
+    click.echo(f"GM key (shown once, keep it): {created.gm_key}")
 
 
-def cmd_poll(args) -> int:
-    service = _service(_cfg(args))
-    report = service.poll_once()
-    service.source.close()
-    print(f"{report.mails} mails read {report.outcomes or ''}; {report.sent} mails sent")
-    return 0
+@cli.command()
+@click.option("--once", is_flag=True, hidden=True)   # the old spelling for cron: poll is always one pass
+@pass_env
+def poll(env, once):
+    """Read the mailbox until it is empty, answer, and exit (for cron)."""
+    service = env.service()
+    try:
+        report = service.poll_once()
+    finally:
+        service.source.close()
+    click.echo(f"{report.mails} mails read {report.outcomes or ''}; {report.sent} mails sent")
 
 
-def cmd_tick(args) -> int:
-    report = _service(_cfg(args)).tick()
+@cli.command()
+@pass_env
+def tick(env):
+    """Close due turns, send reminders and the outbox (for cron)."""
+    report = env.service().tick()
     closed = ", ".join(f"{m} turn {t}" for m, t in report.closed) or "nothing"
-    print(f"closed: {closed}; {report.sent} mails sent")
-    return 0
+    click.echo(f"closed: {closed}; {report.sent} mails sent")
 
 
-def cmd_run(args) -> int:
+@cli.command("run")
+@pass_env
+def run_service(env):
+    """Run the service (mail, deadlines, outbox) until SIGTERM or Ctrl-C."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    service = _service(_cfg(args))
+    service = env.service()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     logging.getLogger("referee").info("referee running; stop with SIGTERM or Ctrl-C")
     service.run(stop)
     logging.getLogger("referee").info("stopped cleanly")
-    return 0
 
 
-def cmd_status(args) -> int:
-    from referee.app import open_referee
-
-    ref = open_referee(_cfg(args))
+@cli.command()
+@pass_env
+def status(env):
+    """Matches, turns, deadlines, who is awaited."""
+    ref = env.referee()
     rows = ref.overview()
     if not rows:
-        print("no matches")
+        click.echo(f"no matches in {env.cfg.store}")
     for row in rows:
         line = f"{row['id']:20} {row['game']:22} {row['status']:8}"
         if row["turn"] is not None:
@@ -105,80 +173,51 @@ def cmd_status(args) -> int:
                 line += f", awaiting: {', '.join(row['awaiting']) or 'nobody'}"
         if row["faults"]:
             line += "; FLAGGED: " + ", ".join(f"{f['stage']} {f['item']} ({f['count']}x)" for f in row["faults"])
-        print(line)
+        click.echo(line)
     aside = ref.set_aside()
     if aside["faults"] or aside["outbox_failed"]:
         parts = [f"{n} {stage}" for stage, n in sorted(aside["faults"].items())]
         parts.append(f"{aside['outbox_failed']} outbox mails failed")
-        print("set aside after errors: " + ", ".join(parts) + " (see the log)")
-    return 0
+        click.echo("set aside after errors: " + ", ".join(parts) + " (see the log)")
 
 
-def cmd_replay(args) -> int:
-    from referee.archive import replay
+@cli.command()
+@click.argument("match")
+@pass_env
+def replay(env, match):
+    """Rebuild MATCH (an id in the archive, or a match folder) and check every state hash."""
+    from referee.archive import replay as replay_archive
 
-    folder = Path(args.match)
-    if not folder.is_dir():
-        folder = _cfg(args).archive / args.match
-    report = replay(folder)
-    print(report.summary())
+    folder = Path(match)
+    if not (folder / "match.yaml").is_file():
+        folder = env.cfg.archive / match
+    if not (folder / "match.yaml").is_file():
+        raise Fail(f"no archived match {match!r} (looked in {Path(match)} and {env.cfg.archive / match})",
+                   "give a match id from `referee status` or the path of a folder holding match.yaml")
+    try:
+        report = replay_archive(folder)
+    except (OSError, ValueError, KeyError, TypeError, LookupError) as e:
+        raise Fail(f"the archive in {folder} cannot be replayed: {e.__class__.__name__}: {str(e)[:160]}",
+                   "is it a match folder written by the referee, for a game installed here (`referee games`)?") from None
+    click.echo(report.summary())
     return 0 if report.ok else 1
 
 
-def cmd_gm(args) -> int:
-    from referee.app import open_referee, open_sink
+def _register() -> None:
+    from referee.cli_gm import gm
+    from referee.cli_play import demo, rules
+    from referee.cli_site import check, schema, site
 
-    cfg = _cfg(args)
-    ref = open_referee(cfg)
-    extra = dict(kv.split("=", 1) for kv in args.args)
-    try:
-        done = ref.gm_command(args.match, args.command, extra)
-    except (ValueError, KeyError) as e:
-        print(f"{args.command}: {e}", file=sys.stderr)
-        return 2
-    sent = ref.send_pending(open_sink(cfg)).sent
-    print(f"{args.match}: {done}; {sent} mails sent")
-    return 0
+    for command in (gm, demo, rules, site, schema, check):
+        cli.add_command(command)
 
 
-def cmd_demo(args) -> int:
-    from referee.demo import run_demo
-
-    return run_demo(Path.cwd(), seed=args.seed, games=args.game or None)
+_register()
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="referee", description="A play-by-email referee for board and council games.")
-    p.add_argument("--config", help="configuration file (default: ./referee.yaml, else the embedded default)")
-    sub = p.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("init", help="write a commented starter referee.yaml here").set_defaults(fn=cmd_init)
-    sub.add_parser("games", help="list the installed games").set_defaults(fn=cmd_games)
-    s = sub.add_parser("new", help="create a match from a match file")
-    s.add_argument("file")
-    s.set_defaults(fn=cmd_new)
-    s = sub.add_parser("poll", help="read the mailbox once and answer")
-    s.add_argument("--once", action="store_true", help="one pass (the only mode; for cron)")
-    s.set_defaults(fn=cmd_poll)
-    sub.add_parser("tick", help="close due turns, send reminders and the outbox").set_defaults(fn=cmd_tick)
-    sub.add_parser("run", help="run the service until SIGTERM").set_defaults(fn=cmd_run)
-    sub.add_parser("status", help="matches, turns, deadlines, who is awaited").set_defaults(fn=cmd_status)
-    s = sub.add_parser("replay", help="rebuild a match from its archive and check every state hash")
-    s.add_argument("match", help="match id (in the archive) or a match folder")
-    s.set_defaults(fn=cmd_replay)
-    s = sub.add_parser("gm", help="a GM command: start pause resume extend force preview rollback replace observer end")
-    s.add_argument("match")
-    s.add_argument("command")
-    s.add_argument("args", nargs="*", help="key=value, e.g. by=24h, seat=madison email=new@example.org")
-    s.set_defaults(fn=cmd_gm)
-    s = sub.add_parser("demo", help="play a whole match of every installed game with scripted players")
-    s.add_argument("--seed", default="demo", help="match seed (the same seed gives the same matches)")
-    s.add_argument("--game", action="append", help="only this game (repeatable)")
-    s.set_defaults(fn=cmd_demo)
-    from referee.site.commands import register as register_site   # site, schema, check
-    register_site(sub, _cfg)
-    args = p.parse_args(argv)
-    return args.fn(args)
+    return run(cli, argv)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -6,12 +6,13 @@ be given through the environment (``password_env``) so the file can be shared.
 """
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee import checks
 
@@ -126,14 +127,87 @@ def _secret(value: str | None, env: str | None, what: str) -> str:
     raise ValueError(f"{what}: give 'password' or set the environment variable named in 'password_env'")
 
 
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; ``problems`` are plain lines
+    naming the file, the line and the setting."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        super().__init__(f"{path}: " + "; ".join(problems))
+        self.path = path
+        self.problems = problems
+
+
 def load(path: Path | None = None) -> Config:
-    """Read the configuration; without a file, the embedded default in the
-    current folder."""
-    path = path or Path(DEFAULT_NAME)
-    if not path.exists():
-        return Config().resolved(Path.cwd())
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return Config.model_validate(data).resolved(path.resolve().parent)
+    """Read the configuration.  A file named explicitly must exist; without one,
+    ./referee.yaml if it is there, else the embedded default in the current folder."""
+    if path is None:
+        path = Path(DEFAULT_NAME)
+        if not path.exists():
+            return Config().resolved(Path.cwd())
+    if not path.is_file():
+        raise ConfigError(path, ["no such file"])
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text)
+        data = yaml.safe_load(text) or {}
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(path, [f"cannot be read ({e.__class__.__name__})"]) from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        raise ConfigError(path, [f"{where}not valid YAML ({getattr(e, 'problem', None) or 'syntax error'})"]) from None
+    if not isinstance(data, dict):
+        raise ConfigError(path, ["must be a YAML mapping of settings (address:, store:, mail_in: ...)"])
+    try:
+        return Config.model_validate(data).resolved(path.resolve().parent)
+    except ValidationError as e:
+        found = [(_line_of(node, [str(p) for p in err["loc"]]) or 0, _problem(err, node)) for err in e.errors()]
+        raise ConfigError(path, [text for _, text in sorted(found, key=lambda f: f[0])]) from None
+
+
+def _problem(err: dict, node) -> str:
+    """One pydantic error as a line a reader of the file understands."""
+    loc = [str(part) for part in err["loc"]]
+    line = _line_of(node, loc)
+    where = f"line {line}: " if line else ""
+    if err["type"] == "extra_forbidden":
+        model = _model_at(loc[:-1])
+        known = sorted(model.model_fields) if model else []
+        near = difflib.get_close_matches(loc[-1], known, n=1)
+        hint = f" (did you mean '{near[0]}'?)" if near else (f" (known: {', '.join(known)})" if known else "")
+        return f"{where}unknown setting '{'.'.join(loc)}'{hint}"
+    message = err["msg"].removeprefix("Value error, ")
+    return f"{where}{'.'.join(loc) or 'file'}: {message}"
+
+
+def _model_at(loc: list[str]):
+    model = Config
+    for part in loc:
+        field = model.model_fields.get(part)
+        inner = getattr(field, "annotation", None)
+        for candidate in getattr(inner, "__args__", (inner,)):
+            if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+                model = candidate
+                break
+        else:
+            return None
+    return model
+
+
+def _line_of(node, loc: list[str]) -> int | None:
+    """The 1-based line of the setting ``loc`` in the composed YAML (the nearest
+    enclosing setting that is there)."""
+    line = None
+    for part in loc:
+        if not isinstance(node, yaml.MappingNode):
+            break
+        for key, value in node.value:
+            if getattr(key, "value", None) == part:
+                line, node = key.start_mark.line + 1, value
+                break
+        else:
+            break
+    return line
 
 
 STARTER = """\

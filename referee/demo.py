@@ -6,7 +6,8 @@ the outgoing Maildir, write YAML orders into mails dropped in the incoming
 Maildir, and the service reads, answers, closes and reports exactly as it
 would in a campaign.  A simulated clock runs the deadlines, so a player who
 "forgets" a turn gets default orders when the deadline passes.  The same seed
-gives the same matches; the archive is left in ./turns.
+gives the same matches; the archive is left in BASE/turns (``referee demo``:
+./referee-demo/turns unless ``--out`` says otherwise).
 """
 from __future__ import annotations
 

@@ -47,11 +47,11 @@ def test_the_examples_own_tests_pass_with_the_conformance_checks(installed):
 def test_a_whole_match_of_the_example_by_mail_and_replayed(installed, tmp_path):
     out = run(REFEREE + ["demo", "--game", "rock_paper_scissors"], installed, tmp_path)
     assert out.returncode == 0, out.stderr[-3000:]
-    archive = tmp_path / "turns" / "demo-rock_paper_scissors"
+    archive = tmp_path / "referee-demo" / "turns" / "demo-rock_paper_scissors"
     assert (archive / "t001").is_dir()
     replay = run(REFEREE + ["replay", str(archive)], installed, tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    sent = [m for m in mailbox.Maildir(str(tmp_path / "demo" / "rock_paper_scissors" / "mail" / "out"),
+    sent = [m for m in mailbox.Maildir(str(tmp_path / "referee-demo" / "demo" / "rock_paper_scissors" / "mail" / "out"),
                                        factory=None, create=False)]
     # the text part of each mail (a report also has HTML, a picture and a calendar part)
     bodies = [next(p for p in m.walk() if p.get_content_type() == "text/plain").get_payload(decode=True)

@@ -2,7 +2,7 @@
 replay to every recorded state hash, and re-recording them gives the same
 bytes — so a change that alters any outcome, report or mail shows up here
 and as a diff in turns/.  To re-record after an intended change, run
-``referee demo`` in the repository root and review the diff."""
+``referee demo --out .`` in the repository root and review the diff."""
 from __future__ import annotations
 
 import filecmp
@@ -42,4 +42,4 @@ def _differences(a: Path, b: Path) -> list[str]:
 def test_re_recording_the_samples_gives_the_same_bytes(tmp_path):
     run_demo(tmp_path, seed="demo", quiet=True)
     diffs = _differences(SAMPLES, tmp_path / "turns")
-    assert not diffs, f"{len(diffs)} files differ (re-record with `referee demo`): {diffs[:10]}"
+    assert not diffs, f"{len(diffs)} files differ (re-record with `referee demo --out .`): {diffs[:10]}"

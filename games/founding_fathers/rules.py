@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from referee.contract import LogEntry, Problem, Resolution, Rng
 
+from . import summary
 from .actions import act, check, finish_turn, is_error, keep_problems
 from .edition import PLANNER_ORDER, edition_for
 from .engine import cut, fill_pool
@@ -178,6 +179,10 @@ class FoundingFathers:
     def view(self, state: FFState, viewer):
         from .view import build_view
         return build_view(state, viewer)
+
+    def rules_summary(self, lang: str) -> str:
+        """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
+        return summary.rules_summary(lang)
 
     def picture(self, view: dict, lang: str) -> str:
         from .picture import picture

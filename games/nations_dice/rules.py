@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from referee.contract import LogEntry, Problem, Resolution, Rng
 
+from . import summary
 from .edition import edition_for
 from .flow import advance
 from .messages import MESSAGES
@@ -161,6 +162,10 @@ class NationsDice:
     def standings(self, view: dict) -> dict:
         from .picture import standings
         return standings(view)
+
+    def rules_summary(self, lang: str) -> str:
+        """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
+        return summary.rules_summary(lang)
 
     def order_form(self, state: NState, player: str, lang: str) -> str:
         from .form import order_form

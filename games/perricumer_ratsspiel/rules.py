@@ -9,6 +9,7 @@ from pydantic import BaseModel, ValidationError
 from referee.contract import GM, Problem, Resolution, Rng
 
 from . import council as C
+from . import summary
 from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
@@ -147,6 +148,10 @@ class RatsspielRules:
     # --- presentation -------------------------------------------------
     def view(self, state: dict, viewer: str | None) -> dict:
         return build_view(state, viewer)
+
+    def rules_summary(self, lang: str) -> str:
+        """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
+        return summary.rules_summary(lang)
 
     def picture(self, view: dict, lang: str) -> str:
         from .picture import picture

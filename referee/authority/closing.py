@@ -117,10 +117,12 @@ class Closing:
         for pid in self.lookups.still_awaited(match["id"], turn):
             player = self.store.player(match["id"], pid)
             lang = self.lookups.lang_of(match, player)
+            rules = self.lookups.rules(match)
             subject, text = self.renderer.mail(
-                "reminder", lang, match=self.lookups.match_ctx(match, self.lookups.rules(match)), player=player,
+                "reminder", lang, match=self.lookups.match_ctx(match, rules), player=player,
                 turn=turn["number"], deadline=self.lookups.deadline_info(match, turn, lang),
-                awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)])
+                awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)],
+                order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
             key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
             count += self.queue.queue(key, match["id"], player["email"], subject, text)
         return count
@@ -318,9 +320,12 @@ class Closing:
                 raise Refusal("gm.no_resolved_turn")
             last = resolved[-1]
             current = self.store.current_turn(match_id)
+            # the deadline the GM gave the dropped turn (an extend since) stays; without one a fresh one on resume
+            deadline = None
             if current["number"] == last["number"] + 1:
+                deadline = datetime.fromisoformat(current["deadline"]) if current["deadline"] else None
                 self.store.delete_turn(match_id, current["number"])
-            self.store.reopen_turn(match_id, last["number"], deadline=None)
+            self.store.reopen_turn(match_id, last["number"], deadline=deadline)
             self.store.set_match_status(match_id, "paused", paused_at=self.now())
             self.notices.notify_all(match_id, "rolled_back")
         self.archive.set_aside(match_id, last["number"], last["rev"])

@@ -193,19 +193,24 @@ class Commands:
     def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
         with self.store.transaction():
             match = self.store.match(match_id)
-            if self.store.player(match_id, player_id) is None:
+            before = self.store.player(match_id, player_id)
+            if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             turn = self.store.current_turn(match_id)
             rules = self.lookups.rules(match)
             self.matches.welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
-                                 key, "welcome")
+                                 key, "welcome", replaced=True)
+            if before["email"] != email.lower():   # the one who leaves is told, in their language
+                self.notices.replaced(match, turn, before)
         return f"{player_id} now plays from {email.lower()}"
 
     def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
         with self.store.transaction():
             added = self.store.add_observer(match_id, email, lang)
+            if added:
+                self.notices.observer_welcome(self.store.match(match_id), email.lower(), lang)
         return f"observer {email.lower()} " + ("added" if added else "was already there")
 
     def end(self, match_id: str) -> str:
@@ -224,7 +229,7 @@ class Commands:
             return self.replies.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
         try:
-            spec = load_spec(source if source is not None else {})
+            spec = load_spec(source if source is not None else {}, self.now())
             if spec.id != env.match:
                 raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
             self.matches.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates

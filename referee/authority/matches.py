@@ -4,13 +4,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Mapping
 
 from pydantic import ValidationError
 
 from referee import checks, registry
 from referee.authority import keys
+from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
+from referee.authority.spec_check import check_spec
+from referee.authority.timing import Timing
 from referee.contract import Rng, derive_seed, phrase, state_hash
 from referee.intake.problems import Located, referee_problem
 from referee.intake.safe_yaml import YamlRefused, load_checked
@@ -54,23 +58,24 @@ def _refused(err: YamlRefused) -> MatchFileRefused:
     return MatchFileRefused(Located(err.code, "error", None, None, "", dict(err.params or {}), text))
 
 
-def load_spec(source: str | Mapping) -> MatchSpec:
+def load_spec(source: str | Mapping, now: datetime | None = None) -> MatchSpec:
     """A match file (YAML text, on disk or mailed, or a mapping already read),
     loaded with the limits of an order document: size, depth, number of values,
-    no anchors, aliases or tags."""
+    no anchors, aliases or tags; then checked in one pass (``spec_check``), every
+    problem at once with its line.  With ``now``, the schedule too."""
+    marks = None
     if isinstance(source, str):
         try:
-            data = load_checked(source).data
+            loaded = load_checked(source)
         except YamlRefused as err:
             raise _refused(err) from None
+        data, marks = loaded.data, loaded.marks
     else:
         data = dict(source)
-    if not isinstance(data, dict):
-        raise MatchError(["a match file is a YAML mapping"])
-    try:
-        return MatchSpec.model_validate(data)
-    except ValidationError as e:
-        raise MatchError([f"{'.'.join(map(str, err['loc'])) or 'file'}: {err['msg']}" for err in e.errors()]) from None
+    spec, problems = check_spec(data, marks, now, Timing)
+    if problems:
+        raise MatchError(problems)
+    return spec
 
 
 def _within_the_calendar(timing, now) -> None:
@@ -95,7 +100,7 @@ class Matches:
     def create_match(self, spec: MatchSpec | str | Mapping, *, gm_key: str | None = None,
                      seed: str | None = None) -> Created:
         """Validate, set up, issue keys and queue the welcome mails, all in one transaction."""
-        spec = spec if isinstance(spec, MatchSpec) else load_spec(spec)
+        spec = spec if isinstance(spec, MatchSpec) else load_spec(spec, self.now())
         try:
             rules = registry.get(spec.game)
         except LookupError as e:
@@ -148,13 +153,18 @@ class Matches:
                 "timezone": spec["timezone"], "schedule": spec["schedule"], "seed": match["seed"],
                 "setup_hash": state_hash(rules, state)}
 
-    def welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str) -> None:
+    def welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str,
+                replaced: bool = False) -> None:
         lang = self.lookups.lang_of(match, player)
         stage = turn["awaiting"].get(player["id"])
         form = rules.order_form(state, player["id"], lang) if stage else ""
+        ctx = self.lookups.match_ctx(match, rules)
         subject, text = self.renderer.mail(
-            kind, lang, match=self.lookups.match_ctx(match, rules), player=player, key=key, turn=turn["number"],
-            order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address)
+            kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
+            order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
+            summary=summary_text(rules, lang), replaced=replaced,
+            position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
+                                   self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
         self.queue.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,

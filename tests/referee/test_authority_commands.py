@@ -58,7 +58,8 @@ def test_pause_resume_shifts_the_deadline_and_nothing_closes_while_paused(ref, o
     before = deadline(ref)
     assert ref.handle(inbound("gm@example.org", cmd("@gm", game["@gm"], "pause"))).reason == "pause"
     notices = outbox.flush()
-    assert len([m for m in notices if "paused" in m["Subject"] or "angehalten" in m["Subject"]]) == 3
+    # the three players, the GM and the observer (issue 10: GM and observers get every notice)
+    assert len([m for m in notices if "paused" in m["Subject"] or "angehalten" in m["Subject"]]) == 5
     clock.advance(hours=100)
     assert ref.tick().closed == []
     ref.handle(inbound("gm@example.org", cmd("@gm", game["@gm"], "resume")))
@@ -112,7 +113,8 @@ def test_observer_end_and_gm_auth(ref, outbox, game):
     assert ref.handle(inbound("gm@example.org", cmd("@gm", "WRONG-KEY0-0000", "end"))).reason == "gm.denied"
     assert ref.handle(inbound("gm@example.org", cmd("@gm", game["@gm"], "observer", email="fan@example.org"))).reason == "observer"
     ref.force("toy1")
-    assert "(public)" in to(outbox.flush(), "fan@example.org")[0]["Subject"]
+    subjects = sorted(m["Subject"] for m in to(outbox.flush(), "fan@example.org"))
+    assert len(subjects) == 2 and "(public)" in subjects[0] and "You follow" in subjects[1]   # welcomed, then the report
     assert ref.handle(inbound("gm@example.org", cmd("@gm", game["@gm"], "end"))).reason == "end"
     assert ref.store.match("toy1")["status"] == "ended"
     assert ref.handle(inbound("ann@example.org", bid("ann", game["ann"], 1, turn=2))).reason == "match.ended"
