@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.scripted import random_player  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
-START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 class Clock:

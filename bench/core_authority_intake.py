@@ -20,7 +20,7 @@ import re
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path += [str(ROOT / "tests"), str(ROOT / "tests" / "referee")]
 
 import toygame  # noqa: E402
+
 from referee import registry  # noqa: E402
 from referee.authority import Referee, Settings  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
@@ -40,7 +41,7 @@ from referee.render import Renderer  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
 REFEREE = "referee@bench.example"
-NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def mail(sender: str, body: str) -> bytes:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from referee_games.founding_fathers import RULES, random_orders
 from referee.contract import Rng, derive_seed
+from referee_games.founding_fathers import RULES, random_orders
 
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]
 

@@ -220,7 +220,7 @@ def main() -> None:
     rows = [(name, build) for name, build in SHAPES.items() if args.only.lower() in name.lower()]
     for name, build in rows:
         raw = build()
-        t, m = measure(lambda: path(raw), args.runs)
+        t, m = measure(lambda raw=raw: path(raw), args.runs)
         ok = t < TARGET_S and m < TARGET_MB
         worst = max(worst, t)
         print(f"{name:40s} {len(raw):11,d} {t * 1e3:8.1f} {t / base_t:7.1f} {m:6.1f} {m / max(base_m, 0.1):7.1f}"

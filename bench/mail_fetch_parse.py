@@ -33,7 +33,7 @@ def order_mail(n: int) -> bytes:
             "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
             f"Hallo,\r\n\r\nmatch: ff-1\r\nplayer: p{n % 50}\r\nkey: K-{n}\r\nturn: 3\r\n"
             "orders:\r\n  vote: Zölle senken\r\n  delegates: [a, b, c]\r\n\r\n-- \r\nGruß\r\n"
-            ).encode("utf-8")
+            ).encode()
 
 
 def bare(client, uids) -> int:

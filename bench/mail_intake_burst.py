@@ -41,8 +41,8 @@ from imapclient import IMAPClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from mailservers import running_mailservers  # noqa: E402
 from mail_smtp_process import separate_smtp_front  # noqa: E402  (bench/ is on sys.path as the script's folder)
+from mailservers import running_mailservers  # noqa: E402
 
 from referee.authority import Referee, Settings  # noqa: E402
 from referee.contract import Rng  # noqa: E402

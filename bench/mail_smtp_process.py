@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 HERE = Path(__file__).resolve()
 

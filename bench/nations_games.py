@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from referee_games.nations_dice import RULES, random_orders
 from referee.contract import Rng, derive_seed
+from referee_games.nations_dice import RULES, random_orders
 
 SEATS = ["ada", "bert", "cleo", "dora"]
 clock = time.process_time

@@ -14,8 +14,8 @@ import statistics
 import sys
 import time
 
-from referee_games.perricumer_ratsspiel import RULES, random_orders
 from referee.contract import Rng, derive_seed
+from referee_games.perricumer_ratsspiel import RULES, random_orders
 
 
 def run(n_players: int, games: int) -> dict:

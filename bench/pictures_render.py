@@ -22,6 +22,7 @@ import json
 import statistics
 import sys
 import time
+from datetime import UTC
 from pathlib import Path
 
 import resvg_py
@@ -109,7 +110,7 @@ def main() -> None:
 
 def closes(turns: int, seeing: bool) -> tuple[float, float]:
     """(close seconds, send seconds) of ``turns`` Founding Fathers closes."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
     from tempfile import TemporaryDirectory
 
     from referee.authority import Referee, Settings, base, closing
@@ -121,7 +122,7 @@ def closes(turns: int, seeing: bool) -> tuple[float, float]:
         closing.svg_of = lambda *a: None
         base.Base.calendar_part = lambda *a, **k: None
         closing.standings.read = lambda *a: {}
-    now = [datetime(2026, 3, 1, 12, tzinfo=timezone.utc)]
+    now = [datetime(2026, 3, 1, 12, tzinfo=UTC)]
     try:
         with TemporaryDirectory() as tmp:
             ref = Referee(SqliteStore(Path(tmp) / "r.sqlite"), Path(tmp) / "turns", clock=lambda: now[0],

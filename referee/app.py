@@ -2,8 +2,8 @@
 configuration file.  Nothing else in the package reads the configuration."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from referee.authority import Referee, Settings
 from referee.config import Config

@@ -8,13 +8,13 @@ given in the match's zone (with its VTIMEZONE), and a reminder fires before it.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from icalendar import Alarm, Calendar, Event, vCalAddress
 
 PRODID = "-//referee//play-by-email deadlines//EN"
-EPOCH = datetime(2020, 1, 1, tzinfo=timezone.utc)   # SEQUENCE counts seconds from here (fits 32 bits until 2088)
+EPOCH = datetime(2020, 1, 1, tzinfo=UTC)   # SEQUENCE counts seconds from here (fits 32 bits until 2088)
 DEFAULT_REMINDER = timedelta(hours=2)
 LENGTH = timedelta(minutes=15)
 
@@ -55,7 +55,7 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     cal.add("method", "PUBLISH")
     event = Event()
     event.add("uid", uid_of(match_id, domain))
-    event.add("dtstamp", issued.astimezone(timezone.utc))
+    event.add("dtstamp", issued.astimezone(UTC))
     event.add("sequence", sequence_at(issued))
     event.add("organizer", vCalAddress(f"mailto:{organizer}"))
     if ended or deadline is None:

@@ -101,6 +101,7 @@ def games():
 def new(env, file):
     """Create a match from a match FILE; every player gets a welcome mail."""
     from referee.authority import MatchError
+    from referee.authority.edition_file import inline_edition
 
     try:
         text = Path(file).read_text(encoding="utf-8")
@@ -108,7 +109,7 @@ def new(env, file):
         raise Fail(f"{file} cannot be read ({e.__class__.__name__})", "a match file is UTF-8 YAML text") from None
     ref = env.referee()
     try:
-        created = ref.create_match(text)
+        created = ref.create_match(inline_edition(text, Path(file).resolve().parent))
     except MatchError as e:
         click.echo(f"referee: {file} has problems:", err=True)
         for problem in e.problems:

@@ -103,7 +103,7 @@ class Config(_Strict):
     def domain(self) -> str:
         return self.address.rpartition("@")[2] or "localhost"
 
-    def resolved(self, base: Path) -> "Config":
+    def resolved(self, base: Path) -> Config:
         """Relative paths are taken from the configuration file's folder."""
 
         def fix(p: Path | None) -> Path | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from referee.contract import GM, GameRules, LogEntry, Rng, derive_seed, state_hash
 from referee.render import Renderer
@@ -82,7 +82,7 @@ def leaves(obj) -> set[str]:
         x = stack.pop()
         if isinstance(x, dict):
             stack.extend(x.values())
-            stack.extend(k for k in x.keys())
+            stack.extend(k for k in x)
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, str) and len(x) >= 4:

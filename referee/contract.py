@@ -11,8 +11,9 @@ import hashlib
 import json
 import math
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -67,7 +68,7 @@ class LogEntry:
         return {"kind": self.kind, "data": dict(self.data), "visible_to": vis}
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> "LogEntry":
+    def from_json(cls, d: Mapping[str, Any]) -> LogEntry:
         vis = d.get("visible_to")
         return cls(d["kind"], d.get("data") or {}, None if vis is None else frozenset(vis))
 
@@ -143,7 +144,7 @@ def edition_lookup(compile_edition: Callable[[Any], E], default: E, size: int = 
     return edition_for
 
 
-def state_hash(rules: "GameRules", state: Any) -> str:
+def state_hash(rules: GameRules, state: Any) -> str:
     return hashlib.sha256(canonical_json(rules.dump(state)).encode()).hexdigest()
 
 

@@ -2,7 +2,7 @@
 data gives the day and month names, unit words and list joining)."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date
@@ -19,7 +19,7 @@ _TINY = {"en": "less than a minute", "de": "weniger als eine Minute"}
 def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is None:
         raise ValueError("a naive datetime has no place on a deadline; give a time zone")
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def _zone_name(moment: datetime, lang: str) -> str:

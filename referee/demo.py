@@ -16,7 +16,7 @@ import email
 import mailbox
 import re
 import shutil
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -33,7 +33,7 @@ from referee.scripted import random_player
 from referee.service import Service
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
-START = datetime(2026, 3, 2, 18, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 SEATS = {"founding_fathers": (["washington", "franklin", "dickinson", "wilson"], "en"),
          "perricumer_ratsspiel": (["alrik", "boronian", "cordovan"], "de")}
 MISS_EVERY = 7  # every 7th (player, turn) forgets to write: default orders at the deadline

@@ -5,7 +5,7 @@ its own distribution.  Tests may add rules objects with ``register``.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 
 from referee.contract import GameRules
@@ -39,7 +39,7 @@ def get(name: str) -> GameRules:
     return _load(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> GameRules:
     matches = [ep for ep in entry_points(group=GROUP) if ep.name == name]
     if not matches:

@@ -11,8 +11,9 @@ import hashlib
 import importlib.util
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import css_inline
 import jinja2

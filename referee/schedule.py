@@ -39,14 +39,15 @@ show them in the match zone.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, timedelta
 from datetime import time as TimeOfDay
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, field_validator, model_validator
 
-UTC = timezone.utc
+UTC = UTC
 DAY = timedelta(days=1)
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAY_NAMES = {
@@ -178,7 +179,7 @@ class Schedule(BaseModel):
         return data
 
     @model_validator(mode="after")
-    def _consistent(self) -> "Schedule":
+    def _consistent(self) -> Schedule:
         if (self.period is None) == (self.weekdays is None):
             raise ValueError("give either 'period' (e.g. 48h) or 'weekdays' with 'time', not both or neither")
         if self.period is not None and self.period <= timedelta(0):

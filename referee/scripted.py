@@ -7,7 +7,7 @@ conformance test use it to play whole matches through the contract.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 from referee.contract import GameRules, Rng
 

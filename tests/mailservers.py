@@ -19,9 +19,9 @@ import shutil
 import smtplib
 import ssl
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 
 def _load(name: str):

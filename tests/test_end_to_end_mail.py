@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import email
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -30,7 +30,7 @@ PLAYERS = ("alice", "bob")
 
 class Clock:
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 2, 18, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now

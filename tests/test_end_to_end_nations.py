@@ -13,11 +13,10 @@ from datetime import datetime, timedelta
 from importlib import resources
 
 import yaml
+from test_end_to_end_mail import PLAYERS, ByMail, body
 
 from referee.archive import replay
 from referee.contract import Rng
-from test_end_to_end_mail import PLAYERS, ByMail, body
-
 from referee_games.nations_dice.actions import check_step
 
 

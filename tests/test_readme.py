@@ -3,7 +3,7 @@ CI runs, its match file creates a match, and its order mail is read."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from pathlib import Path
 
 import yaml
@@ -31,7 +31,7 @@ def test_the_first_lines_give_the_two_commands_and_ci_runs_the_test_command():
 def test_the_match_file_example_creates_a_match(tmp_path):
     spec = yaml.safe_load(yaml_blocks()[0])
     ref = Referee(SqliteStore(tmp_path / "r.sqlite"), tmp_path / "turns",
-                  clock=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc),
+                  clock=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC),
                   settings=Settings(address="referee@example.org"))
     ref.create_match(spec)
     turn = ref.store.current_turn(spec["id"])

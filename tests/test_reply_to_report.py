@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import mailbox
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from email import message_from_bytes, policy
 
 import pytest
@@ -48,7 +48,7 @@ def mail_from(sender: str, body: str, n: int) -> bytes:
 def test_the_forms_sent_back_unchanged_are_accepted(game, tmp_path):
     rules = registry.get(game)
     seats = ["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)]
-    clock = lambda: datetime(2026, 3, 2, 18, 0, tzinfo=timezone.utc)  # noqa: E731
+    clock = lambda: datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # noqa: E731
     ref = Referee(SqliteStore(tmp_path / "r.sqlite"), tmp_path / "turns", clock=clock,
                   settings=Settings(address="referee@localhost"))
     ref.create_match({"id": "forms", "game": game, "gm": "gm@players.test", "lang": rules.languages[0],

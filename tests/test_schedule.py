@@ -1,18 +1,26 @@
 """Deadline arithmetic with an injected clock: DST, grace, early close, reminders, pauses."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
 from pydantic import ValidationError
 
-from referee.schedule import (Schedule, extend, format_deadline, format_duration, format_local,
-                              format_utc, parse_duration, shift_for_pause)
+from referee.schedule import (
+    Schedule,
+    extend,
+    format_deadline,
+    format_duration,
+    format_local,
+    format_utc,
+    parse_duration,
+    shift_for_pause,
+)
 
 BERLIN = ZoneInfo("Europe/Berlin")
-UTC = timezone.utc
+UTC = UTC
 H = timedelta(hours=1)
 
 

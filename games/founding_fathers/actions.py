@@ -10,8 +10,7 @@ from referee.contract import Rng
 
 from .edition import STATES, Edition
 from .effects import Ctx, event_possible, run_event
-from .engine import (advance, assembly_result, debate_problem, pick_positions, place_vote,
-                     refill, vote_problem)
+from .engine import advance, assembly_result, debate_problem, pick_positions, place_vote, refill, vote_problem
 from .rounds import end_round
 from .state import HAND, clone, event_blocked, reclaim_options
 

@@ -7,7 +7,7 @@ return ``(code, params)`` or None so orders and events share one rule book.
 from __future__ import annotations
 
 from .edition import OPPOSED, PLANNER, STATES, Edition
-from .state import (HAND, POOL, TO_FAIL, TO_PASS, delegation_protected, ensure_marker)
+from .state import HAND, POOL, TO_FAIL, TO_PASS, delegation_protected, ensure_marker
 
 
 def bias(d: dict, ed: Edition) -> str:

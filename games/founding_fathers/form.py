@@ -3,9 +3,8 @@ as YAML comments (English or German)."""
 from __future__ import annotations
 
 from .actions import event_enactable, legal_votes
-from .effects import (Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets,
-                      _vote_cards)
 from .edition import PLANNER
+from .effects import Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets, _vote_cards
 from .engine import HAND, bias, needed
 from .state import free_markers, reclaim_options
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from .actions import event_enactable, legal_votes
 from .edition import FACTIONS, PLANNER
-from .effects import (Ctx, _assembly_targets, _discard_choices, _free_bias, _rivals_in_committee,
-                      _seize_targets, _vote_cards)
+from .effects import (
+    Ctx,
+    _assembly_targets,
+    _discard_choices,
+    _free_bias,
+    _rivals_in_committee,
+    _seize_targets,
+    _vote_cards,
+)
 from .engine import bias, may_vote, vote_problem
 
 

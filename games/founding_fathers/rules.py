@@ -1,7 +1,7 @@
 """``RULES``: Founding Fathers on the referee's game contract."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
@@ -15,7 +15,6 @@ from .orders import MESSAGES, SCHEMAS, ActionOrders, FlipOrders, KeepOrders
 from .picture import STANDINGS_MESSAGES
 from .rounds import place_committee_article, resume
 from .state import FFState, clone, deep, load_state, new_data
-
 
 
 def _entries(log: list) -> list[LogEntry]:

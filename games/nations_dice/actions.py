@@ -10,9 +10,9 @@ from __future__ import annotations
 from referee.contract import Problem
 
 from .edition import cost_currency
+from .famine import choose_food_trade, food_trade_problems
 from .pay import apply_payment, payment
 from .pieces import gain_markers, give_back_dice, receive_tile_yield, return_markers, roll, take_dice
-from .famine import choose_food_trade, food_trade_problems
 from .state import die_by_id, face, markers_free
 
 

@@ -12,8 +12,8 @@ from referee.contract import follow_plan
 
 from .actions import check_step, do_step, faces
 from .famine import auto_trade, must_decide
-from .phases import books_phase, famine_phase, finish_age
 from .messages import MESSAGES
+from .phases import books_phase, famine_phase, finish_age
 from .pieces import roll
 from .validate import describe
 

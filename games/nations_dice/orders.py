@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_serializer,
-                      model_validator)
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_serializer, model_validator
 
 ALIASES = {"stein": "stone", "nahrung": "food", "buch": "book", "bücher": "book", "stärke": "strength",
            "staerke": "strength", "wurfwiederholung": "reroll"}

@@ -1,7 +1,7 @@
 """``RULES``: Nations: The Dice Game on the referee's game contract."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
@@ -9,9 +9,9 @@ from referee.contract import LogEntry, Problem, Resolution, Rng
 
 from . import summary
 from .edition import edition_for
+from .famine import auto_trade, feed, food_pair_problems
 from .flow import advance
 from .messages import MESSAGES
-from .famine import auto_trade, feed, food_pair_problems
 from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
 from .phases import spend_books, start_age
 from .picture import STANDINGS_MESSAGES

@@ -2,8 +2,9 @@
 agendas and the number of rounds.  Checked with pydantic when loaded."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from importlib import resources
-from typing import Literal, Mapping
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator

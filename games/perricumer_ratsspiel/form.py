@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import council as C
 from .campaign import VALUE_NAMES
-from .orders import CARD_PARAM, CARDS
+from .orders import CARDS
 from .view import proposal_view
 
 CARD_HELP = {

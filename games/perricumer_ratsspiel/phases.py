@@ -66,7 +66,7 @@ def play_cards(s: dict, read: dict, log: list, rec: dict) -> dict:
         public = {key: v for key, v in card.items() if key != "abstimmung"}
         rec["events"].append({**public, "void": False})
         log.append(LogEntry("card", public))
-    for p, card in played.items():
+    for p in played:
         log.append(LogEntry("my_card", {"player": p, **rec["private"][p]["card"]}, _only(p)))
     eff["kidnapped"] = sorted(kidnapped_now(s))
     return eff

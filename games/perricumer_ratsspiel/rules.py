@@ -2,19 +2,19 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from referee.contract import GM, Problem, Resolution, Rng
 
-from . import council as C
 from . import summary
 from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
+from .orders import CARDS, GmOrders, SessionOrders, random_orders, read, read_gm
 from .picture import STANDINGS_MESSAGES
-from .orders import CARDS, GmOrders, SessionOrders, read, read_gm, random_orders
 from .session import resolve_session
 from .view import build_view
 

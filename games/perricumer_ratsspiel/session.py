@@ -35,10 +35,10 @@ def _check_takeover(s: dict, log: list, rng: Rng) -> None:
     winner = _tie_break(s, winners, rng, log)
     reveal = []
     player = C.player_of(s, winner)
-    if player and C.agenda_bonus(s, player):
-        # published only if the secret bonus decided the win
-        if winner not in C.takeover_candidates({**scores, winner: scores[winner] - C.agenda_bonus(s, player)}):
-            reveal = [player]
+    # published only if the secret bonus decided the win
+    if player and C.agenda_bonus(s, player) and winner not in C.takeover_candidates(
+            {**scores, winner: scores[winner] - C.agenda_bonus(s, player)}):
+        reveal = [player]
     _finish(s, log, "machtuebernahme", winner, reveal)
     raise GameOver
 

@@ -1,7 +1,7 @@
 """``RULES``: 1848 on the referee's game contract."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 

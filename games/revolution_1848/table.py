@@ -22,10 +22,8 @@ def person_value(t: dict, ed: Edition, owner: str, pid: str) -> int:
         eff = ed.zusatz[z["card"]].effect
         if eff is None:
             continue
-        if eff["do"] == "person_value" and z.get("on") == pid:
-            v += eff["amount"]
-        elif (eff["do"] == "party_value" and z.get("player") == owner and z.get("party") == p.party
-              and p.flag is None):   # seed: Zusatzkarten never refer to a commander
+        if eff["do"] == "person_value" and z.get("on") == pid or (eff["do"] == "party_value" and z.get("player") == owner and z.get("party") == p.party
+              and p.flag is None):
             v += eff["amount"]
     return v
 

@@ -109,7 +109,7 @@ def walk(d, ed, log) -> None:
         if plan is None:
             d["awaiting"] = [p]
             return
-        choice = follow_plan(plan, lambda s: [_P(c) for c, _ in step_problems(d, ed, p, s)])
+        choice = follow_plan(plan, lambda s, p=p: [_P(c) for c, _ in step_problems(d, ed, p, s)])
         skipped = [_skipped(d, ed, p, plan[i]) for i, _ in choice.failed]
         if choice.index is None:
             d["plans"][p] = None

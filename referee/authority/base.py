@@ -3,9 +3,9 @@ and small look-ups on a match (``Lookups``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Callable, Mapping
+from datetime import UTC, datetime
 
 from referee import registry
 from referee.authority.timing import Timing
@@ -14,7 +14,7 @@ from referee.contract import GameRules
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -37,7 +37,7 @@ def aware(clock: Callable[[], datetime] | None) -> Callable[[], datetime]:
         t = clock()
         if t.tzinfo is None:
             raise ValueError("the clock must return aware datetimes")
-        return t.astimezone(timezone.utc)
+        return t.astimezone(UTC)
     return now
 
 

@@ -247,7 +247,7 @@ class Closing:
 
         for p in self.store.players(match["id"]):
             lang = self.lookups.lang_of(match, p)
-            m = mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved)
+            mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved)
             send(p["id"], p["email"], p["id"])
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lookups.lang_of(match)
@@ -256,7 +256,7 @@ class Closing:
                                                                    moved)
             send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
         lang = self.lookups.lang_of(match)
-        m = mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
+        mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
         send("@gm", match["gm_email"], "_gm")
         return mails
 

@@ -7,10 +7,10 @@ from datetime import datetime
 from referee import checks
 from referee.authority import keys
 from referee.authority.closing import report_ref
-from referee.contract import GM
-from referee.authority.replies import Handled, _at
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
+from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, Refusal
+from referee.contract import GM
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",

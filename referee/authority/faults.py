@@ -46,7 +46,7 @@ class _Guard:
         self.owner, self.stage, self.item, self.match_id, self.turn = owner, stage, item, match_id, turn
         self.failed = False
 
-    def __enter__(self) -> "_Guard":
+    def __enter__(self) -> _Guard:
         return self
 
     def __exit__(self, kind, error, tb) -> bool:

@@ -12,12 +12,11 @@ from __future__ import annotations
 import logging
 import re
 
-
 from referee.authority import crash, keys
 from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
 from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
 from referee.authority.wording import Own, describe
-from referee.intake.finding import PLACEHOLDER_KEYS   # what the reports' envelope lines show instead of a key
+from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
 
 GM_IDS = ("@gm", "gm")

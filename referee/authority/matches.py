@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Mapping
-
-from pydantic import ValidationError
 
 from referee import checks, registry
 from referee.authority import keys

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from referee import checks, pictures
 from referee.authority.base import Settings
-from referee.render import inline_styles
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
+from referee.render import inline_styles
 
 
 class MailQueue:

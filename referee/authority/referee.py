@@ -3,9 +3,9 @@ one object the CLI and the service loop talk to.  It holds no state of its own:
 every method hands over to the part that owns it."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 import referee.intake as reader_module
 from referee.archive import Archive

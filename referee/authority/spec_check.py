@@ -5,8 +5,8 @@ past is refused, not moved) are all looked at, whichever of them fails."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Mapping
 
 from pydantic import ValidationError
 

@@ -2,8 +2,9 @@
 ``schedule:`` read by ``referee.schedule.Schedule``, plus the match's zone."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from referee import schedule as sched
 
@@ -66,4 +67,4 @@ class Timing:
 
 
 def _utc(t: datetime) -> datetime:
-    return t.astimezone(timezone.utc)
+    return t.astimezone(UTC)

@@ -10,7 +10,8 @@ from .envelope import Envelope, read_envelope
 from .orders import check_orders
 from .problems import Located, referee_problem
 from .ratelimit import Bucket, Decision, RateLimit
-from .safe_yaml import YamlRefused, load as safe_load
+from .safe_yaml import YamlRefused
+from .safe_yaml import load as safe_load
 
 __all__ = [
     "Bucket", "Decision", "Document", "Envelope", "Located", "RateLimit", "YamlRefused",

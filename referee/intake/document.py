@@ -9,8 +9,9 @@ counting lines in the mail they sent finds the place.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from referee import checks
 

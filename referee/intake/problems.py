@@ -1,8 +1,9 @@
 """``Located``: one problem as the player will read it, and how to make one."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .messages import MESSAGES, WHERE
 

@@ -26,7 +26,7 @@ class Bucket:
         return {"tokens": self.tokens, "updated": self.updated.isoformat(), "refused": self.refused}
 
     @classmethod
-    def from_json(cls, data: dict) -> "Bucket":
+    def from_json(cls, data: dict) -> Bucket:
         return cls(float(data["tokens"]), datetime.fromisoformat(data["updated"]), int(data.get("refused", 0)))
 
 

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from datetime import datetime, timezone
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 AUTO_VALUES = ("auto-replied", "auto-generated")
 
@@ -43,7 +44,7 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
     if cc_list:
         msg["Cc"] = ", ".join(cc_list)
     msg["Subject"] = subject
-    msg["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = message_id or new_message_id(domain)
     refs = [r for r in references if r]
     if in_reply_to:

@@ -11,7 +11,7 @@ words, ``(`` and ``"`` runs), and no header the referee reads needs more.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.header import Header, decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses, parseaddr, parsedate_to_datetime
@@ -125,7 +125,7 @@ def date(msg: Message) -> datetime | None:
         return None
     if when is None:
         return None
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def message_ids(value: str | None, keep: int = MAX_REFERENCES) -> tuple[str, ...]:

@@ -19,8 +19,8 @@ import re
 import socket
 import ssl
 import time
-from datetime import datetime, timezone
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
@@ -171,7 +171,7 @@ class ImapSource:
     def incoming(self, limit: int = 500, max_bytes: int | None = None) -> Iterator[Incoming]:
         listed = self._call(lambda client: self._listing(client, limit))
         for group in _chunks(listed, self.budget, self.chunk, max_bytes):
-            bodies = self._call(lambda client: self._bodies(client, group, max_bytes))
+            bodies = self._call(lambda client, group=group: self._bodies(client, group, max_bytes))
             for uid, size, arrived in group:
                 raw = bodies.get(uid)
                 if raw is None:  # expunged meanwhile
@@ -320,7 +320,7 @@ class ImapSource:
 def _utc(value) -> datetime | None:
     if not isinstance(value, datetime):
         return None
-    return value.astimezone(timezone.utc) if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _chunks(listed: list, budget: int, most: int, max_bytes: int | None) -> Iterator[list]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
 from email.message import Message
-from typing import Iterable
 
 from referee import checks
 

@@ -3,9 +3,10 @@ a source hands out: shared by the Maildir and the IMAP source, so neither
 imports the other."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Iterator, Protocol
+from typing import Protocol
 
 OUTCOMES = ("processed", "refused", "ignored")
 

@@ -48,7 +48,7 @@ def automatic_reason(msg: Message, sender: str, return_path: str | None,
     if precedence in _BULK_PRECEDENCE:
         return "precedence"
     try:
-        names = [k.lower() for k in msg.keys()]
+        names = [k.lower() for k in msg]
     except Exception:
         names = []
     if any(name.startswith("list-") for name in names) or any(h.lower() in names for h in _LIST_HEADERS):

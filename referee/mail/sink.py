@@ -5,7 +5,6 @@ import copy
 import mailbox
 import select
 import smtplib
-import socket
 import ssl
 from email import policy
 from email.message import EmailMessage
@@ -175,7 +174,7 @@ class SmtpSink:
         except ssl.SSLCertVerificationError as exc:
             self._drop()
             raise PermanentMailError(f"SMTP server certificate rejected: {exc}") from exc
-        except (smtplib.SMTPException, OSError, socket.timeout) as exc:
+        except (TimeoutError, smtplib.SMTPException, OSError) as exc:
             self._drop()
             raise TemporaryMailError(f"SMTP {self.host}:{self.port} unavailable: {exc!r}") from exc
         if refused:

@@ -19,12 +19,13 @@ from __future__ import annotations
 import mailbox
 import os
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 from .inbound import MAX_HEAD, header_section
 from .incoming import OUTCOMES, Incoming, MailSource, _check_outcome, incoming_of  # noqa: F401 (the seam, named here too)
+
 
 class MaildirSource:
     """Reads a Maildir folder (created if missing) with stdlib ``mailbox``."""
@@ -82,7 +83,7 @@ class MaildirSource:
             ref = name.split(self._box.colon, 1)[0]
             self._paths[ref] = path
             # The file was written when the mail was delivered (moving it keeps that time).
-            yield Incoming(ref, raw, size, datetime.fromtimestamp(mtime, timezone.utc))
+            yield Incoming(ref, raw, size, datetime.fromtimestamp(mtime, UTC))
 
     def fetch(self, limit: int = 500) -> list[tuple[str, bytes]]:
         return [(m.ref, m.raw) for m in self.incoming(limit)]

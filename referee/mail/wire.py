@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import re
-from datetime import datetime, timezone
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from email import policy, quoprimime
 from email.utils import format_datetime, getaddresses, parseaddr
-from typing import Iterable, Sequence
 
 from .compose import AUTO_VALUES, compose, new_message_id
 
@@ -70,7 +70,7 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
     out = [_header("From", from_addr, _ADDR),
            _header("To", to if isinstance(to, str) else ", ".join(to), _ADDR),
            _header("Subject", subject, _WORDS),
-           _date(date or datetime.now(timezone.utc)),
+           _date(date or datetime.now(UTC)),
            _header("Message-ID", message_id or new_message_id(domain), _MSGID)]
     refs = [r for r in references if r]
     if in_reply_to:

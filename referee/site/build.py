@@ -20,12 +20,11 @@ from zoneinfo import ZoneInfo
 import jinja2
 from markupsafe import Markup, escape
 
-from referee import registry
+from referee import registry, standings
 from referee.archive import turn_dir_name
 from referee.contract import PUBLIC
 from referee.pictures import svg_of
 from referee.render import Renderer
-from referee import standings
 from referee.site import chart, schemas
 from referee.site.history import read_meta, setup_state, turns
 from referee.site.words import words

@@ -9,10 +9,11 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from referee.store.schema import SCHEMA, SCHEMA_VERSION
 
@@ -23,7 +24,7 @@ def _iso(t: datetime | None) -> str | None:
     """Times are stored in UTC, so that stored texts compare in time order."""
     if t is None:
         return None
-    return (t.astimezone(timezone.utc) if t.tzinfo else t).isoformat()
+    return (t.astimezone(UTC) if t.tzinfo else t).isoformat()
 
 
 def _row(row: sqlite3.Row | None) -> dict | None:
@@ -106,7 +107,7 @@ class SqliteStore:
                 raise SchemaMismatch(f"{self.path}: schema version {row['value']}, this referee needs {SCHEMA_VERSION}")
 
     @contextmanager
-    def transaction(self) -> Iterator["SqliteStore"]:
+    def transaction(self) -> Iterator[SqliteStore]:
         """One write transaction; nested calls join the outer one."""
         with self._lock:
             if self._depth:
@@ -315,9 +316,11 @@ class SqliteStore:
     def outbox(self, match: str | None = None, status: str | None = None) -> list[dict]:
         sql, args = "SELECT * FROM outbox WHERE 1=1", []
         if match is not None:
-            sql += " AND match=?"; args.append(match)
+            sql += " AND match=?"
+            args.append(match)
         if status is not None:
-            sql += " AND status=?"; args.append(status)
+            sql += " AND status=?"
+            args.append(status)
         return self._all(sql + " ORDER BY id", tuple(args))
 
     def record_attempt(self, entry_id: int, status: str, error: str | None, next_try: datetime,

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
 from gm_files import FF_WINTER
 
 from referee.cli import main
@@ -64,9 +63,9 @@ def test_init_refuses_when_referee_yaml_is_there(folder, capsys):
 
 
 def test_gm_extend_until_without_quotes_takes_the_time(campaign, capsys):
-    day = (datetime.now(timezone.utc) + timedelta(days=5)).strftime("%Y-%m-%d")
+    day = (datetime.now(UTC) + timedelta(days=5)).strftime("%Y-%m-%d")
     assert main(["gm", "ff-winter", "extend", f"until={day}", "20:00"]) == 0
-    assert f"deadline" in capsys.readouterr().out
+    assert "deadline" in capsys.readouterr().out
     main(["gm", "ff-winter", "status"])
     assert "20:00" in capsys.readouterr().out
 

@@ -2,10 +2,9 @@
 with its line, in the GM's words (`referee new`)."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-
 from gm_files import FF_WINTER
 
 from referee.cli import main
@@ -59,7 +58,7 @@ def test_every_problem_at_once_in_line_order(folder, capsys):
 
 
 def test_a_first_deadline_in_the_past_is_refused(folder, capsys):
-    past = (datetime.now(timezone.utc) - timedelta(days=2)).strftime("%Y-%m-%d 20:00")
+    past = (datetime.now(UTC) - timedelta(days=2)).strftime("%Y-%m-%d 20:00")
     problems = refused(folder, capsys, GOOD.replace("{period: 48h,", f'{{period: 48h, first_deadline: "{past}",'))
     assert problems == [f"line 6: schedule.first_deadline {past} (Europe/Berlin) has passed; give a later one, "
                         "or leave it out to start the clock now"]

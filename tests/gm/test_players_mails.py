@@ -6,12 +6,11 @@ position; a rollback keeps the deadline given since."""
 from __future__ import annotations
 
 import mailbox
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
-
 from gm_files import FF_WINTER
 
 from referee.cli import main
@@ -135,7 +134,7 @@ def test_rollback_keeps_the_deadline_given_since(new, capsys):
     from referee.config import load
     folder = new(FF)
     assert main(["gm", "ff", "force"]) == 0
-    day = (datetime.now(timezone.utc) + timedelta(days=9)).strftime("%Y-%m-%d")
+    day = (datetime.now(UTC) + timedelta(days=9)).strftime("%Y-%m-%d")
     assert main(["gm", "ff", "extend", f"until={day} 20:00"]) == 0
     assert main(["gm", "ff", "rollback"]) == 0
     assert main(["gm", "ff", "resume"]) == 0
@@ -148,7 +147,7 @@ def test_reminders_carry_the_whole_order_mail(new):
     from referee.config import load
     folder = new(FF)
     cfg = load(folder / "referee.yaml")
-    later = datetime.now(timezone.utc) + timedelta(hours=37)
+    later = datetime.now(UTC) + timedelta(hours=37)
     ref = open_referee(cfg, clock=lambda: later)
     ref.tick()
     from referee.app import open_sink

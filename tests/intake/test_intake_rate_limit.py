@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
 from referee.intake import Bucket, RateLimit
 
-T0 = datetime(2026, 11, 22, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
 
 
 def test_burst_up_to_capacity_then_refused_with_retry_time():

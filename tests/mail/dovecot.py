@@ -16,9 +16,10 @@ import smtplib
 import socket
 import subprocess
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError

@@ -97,4 +97,4 @@ SAMPLES = {
 def simple(sender: str = "alice@players.test", extra: str = "", body: str = "hello\r\n",
            msgid: str = "<simple@players.test>") -> bytes:
     return (f"From: {sender}\r\nTo: referee@referee.test\r\nSubject: test\r\n"
-            f"Message-ID: {msgid}\r\n{extra}\r\n{body}").encode("utf-8")
+            f"Message-ID: {msgid}\r\n{extra}\r\n{body}").encode()

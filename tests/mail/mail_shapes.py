@@ -32,8 +32,8 @@ def photos(size: int, count: int = 8) -> bytes:
     parts = []
     for i in range(count):
         parts.append("--b2\r\nContent-Type: text/plain\r\n\r\n" + (ORDER if i == 0 else "more\r\n"))
-        parts.append("--b2\r\nContent-Type: image/jpeg\r\nContent-Disposition: inline; filename=I%d.jpg\r\n"
-                     "Content-Transfer-Encoding: base64\r\n\r\n" % i + _base64(each, f"p{i}"))
+        parts.append(f"--b2\r\nContent-Type: image/jpeg\r\nContent-Disposition: inline; filename=I{i}.jpg\r\n"
+                     "Content-Transfer-Encoding: base64\r\n\r\n" + _base64(each, f"p{i}"))
     return (head + "".join(parts) + "--b2--\r\n").encode()
 
 

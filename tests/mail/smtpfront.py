@@ -51,7 +51,7 @@ def _free_port() -> int:
 
 
 class _Handler:
-    def __init__(self, front: "SmtpFront") -> None:
+    def __init__(self, front: SmtpFront) -> None:
         self.front = front
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -100,7 +100,7 @@ class SmtpFront:
                  tls_context: ssl.SSLContext | None = None,
                  implicit_tls: ssl.SSLContext | None = None,
                  passwords: dict[str, str] | None = None,
-                 shared: "SmtpFront | None" = None) -> None:
+                 shared: SmtpFront | None = None) -> None:
         self.lmtp_port = lmtp_port
         self.known_users = {u.lower() for u in known_users}
         self.state = shared.state if shared is not None else FrontState()

@@ -8,14 +8,14 @@ import email
 import mailbox
 import random
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from email import policy
 from pathlib import Path
 
 import pytest
+import toygame  # tests/ is on sys.path (tests/conftest.py)
 import yaml
 
-import toygame  # tests/ is on sys.path (tests/conftest.py)
 from referee import registry
 from referee.authority import Referee, Settings, keys
 from referee.mail.inbound import MAX_BYTES, parse_inbound
@@ -47,7 +47,7 @@ def corpus_mail(name: str) -> bytes:
 @pytest.fixture
 def referee(tmp_path):
     registry.register(toygame.RULES)
-    clock = lambda: datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)  # noqa: E731
+    clock = lambda: datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # noqa: E731
     ref = Referee(open_store(tmp_path / "referee.sqlite"), tmp_path / "turns",
                   Renderer(extra_dirs=[toygame.TEMPLATES]), clock, Settings(address=REFEREE))
     ref.create_match(SPEC, seed="corpus")

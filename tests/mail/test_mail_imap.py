@@ -4,10 +4,11 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from datetime import UTC
 
 import pytest
-
 from mail_samples import SAMPLES, UMLAUTS, html_only, latin1_orders, simple
+
 from referee.mail.errors import MailSourceError
 from referee.mail.imap_source import ImapSource
 from referee.mail.inbound import parse_inbound
@@ -204,7 +205,7 @@ def test_mail_flagged_deleted_by_another_client_is_not_fetched(mailservers, sour
 
 def test_incoming_gives_size_internaldate_and_only_the_head_of_an_over_size_mail(mailservers, source):
     from datetime import datetime, timezone
-    when = datetime(2026, 3, 4, 8, 0, tzinfo=timezone.utc)
+    when = datetime(2026, 3, 4, 8, 0, tzinfo=UTC)
     big = simple(msgid="<big@players.test>", body="x" * 300_000 + "\r\n")
     mailservers.append("referee", big, when=when)
     mailservers.append("referee", simple(msgid="<small@players.test>"))

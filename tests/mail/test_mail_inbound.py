@@ -2,12 +2,23 @@
 from __future__ import annotations
 
 import base64
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from mail_samples import (
+    ORDERS,
+    SAMPLES,
+    UMLAUTS,
+    alternative,
+    html_only,
+    latin1,
+    latin1_orders,
+    plain_utf8,
+    quoted_printable,
+    simple,
+    yaml_attachment,
+)
 
-from mail_samples import ORDERS, SAMPLES, UMLAUTS, alternative, html_only, latin1, \
-    latin1_orders, plain_utf8, quoted_printable, simple, yaml_attachment
 from referee.mail.inbound import parse_inbound
 
 
@@ -18,7 +29,7 @@ def test_plain_utf8_body_keeps_umlauts_and_headers():
     assert mail.to == ("referee@referee.test",)
     assert mail.message_id == "<plain@players.test>"
     assert mail.references == ("<plain@players.test>",)
-    assert mail.date == datetime(2026, 11, 21, 17, 4, 5, tzinfo=timezone.utc)
+    assert mail.date == datetime(2026, 11, 21, 17, 4, 5, tzinfo=UTC)
     assert mail.date.utcoffset() == timedelta(hours=1)
     assert ORDERS in mail.text and "\r" not in mail.text
     assert mail.attachments == () and mail.automatic is None and not mail.too_large
@@ -176,7 +187,8 @@ def test_str_input_and_every_sample_keeps_umlauts():
             assert word in document, name
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=150, deadline=None)

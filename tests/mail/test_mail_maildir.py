@@ -4,10 +4,11 @@ from __future__ import annotations
 import mailbox
 import threading
 import time
+from datetime import UTC
 
 import pytest
-
 from mail_samples import ORDERS, SAMPLES, simple
+
 from referee.mail.compose import compose
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
@@ -104,7 +105,7 @@ def test_incoming_gives_size_delivery_time_and_only_the_head_of_an_over_size_mai
     small = _drop(tmp_path / "in", simple(msgid="<small@x>"))
     big_raw = simple(msgid="<big@x>", body="x" * 300_000 + "\r\n")
     big = _drop(tmp_path / "in", big_raw)
-    delivered = datetime(2026, 3, 4, 8, 0, tzinfo=timezone.utc)
+    delivered = datetime(2026, 3, 4, 8, 0, tzinfo=UTC)
     os.utime(tmp_path / "in" / "new" / big, (delivered.timestamp(), delivered.timestamp()))
     got = {m.ref: m for m in source.incoming(max_bytes=256_000)}
     assert got[big].size == len(big_raw) and got[big].arrived == delivered

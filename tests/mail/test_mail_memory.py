@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from mail_shapes import SHAPES  # noqa: E402
+
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 
 CONSTANT = 1_000_000

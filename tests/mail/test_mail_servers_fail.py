@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 import mailservers
+import pytest
 from mailservers import Dovecot, MailServerError, running_mailservers
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import socket
 
 import pytest
-
 from mail_samples import ORDERS
+
 from referee.mail.compose import compose
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 from referee.mail.inbound import parse_inbound

@@ -5,7 +5,7 @@ from __future__ import annotations
 import email
 import re
 import socket
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from referee.mail.compose import compose
 from referee.mail.sink import MaildirSink, SmtpSink, envelope
 from referee.mail.wire import compose_bytes, envelope_of
 
-UTC_DATE = datetime(2026, 3, 2, 9, 0, 5, 123456, tzinfo=timezone.utc)
+UTC_DATE = datetime(2026, 3, 2, 9, 0, 5, 123456, tzinfo=UTC)
 BODY = "Deine Befehle für Zug 1 sind angenommen:\n\n    ziel: Zölle – =?x?= \n\tTab\r\nCR\rend" + " lang" * 30
 
 

@@ -3,10 +3,10 @@ may define its own ``table``, as test_replies_say_what_happens_next does)."""
 from __future__ import annotations
 
 import pytest
-
 import toygame  # tests/ is on sys.path (tests/conftest.py)
-from referee import registry
 from test_replies_say_what_happens_next import Table
+
+from referee import registry
 
 
 @pytest.fixture

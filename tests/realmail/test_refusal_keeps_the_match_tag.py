@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_replies_say_what_happens_next import REFEREE
 
 from referee.mail.inbound import parse_inbound
-from test_replies_say_what_happens_next import REFEREE
 
 
 def reply(table, sender: str, subject: str, in_reply_to: str) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import email
 import mailbox
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 from email import policy
 
 import pytest
-
 import toygame  # tests/ is on sys.path (tests/conftest.py)
+
 from referee import registry
 from referee.authority import Referee, Settings, keys
 from referee.mail.inbound import parse_inbound
@@ -37,7 +37,7 @@ LANG = {"ann": "en", "bob": "de"}
 class Table:
     def __init__(self, tmp_path, early_close: bool) -> None:
         registry.register(toygame.RULES)
-        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
         self.ref = Referee(open_store(tmp_path / "referee.sqlite"), tmp_path / "turns",
                            Renderer(extra_dirs=[toygame.TEMPLATES]), lambda: self.now, Settings(address=REFEREE))
         self.ref.create_match({

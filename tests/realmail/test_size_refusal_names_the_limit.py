@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from test_replies_say_what_happens_next import REFEREE
 
 from referee.mail.inbound import MAX_BYTES, parse_inbound
-from test_replies_say_what_happens_next import REFEREE
 
 
 def big(sender: str, body: str) -> bytes:

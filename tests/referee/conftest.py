@@ -5,13 +5,14 @@ from __future__ import annotations
 import email
 import mailbox
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
+import toygame  # tests/ is on sys.path (tests/conftest.py)
 
 from referee import registry
 from referee.authority import Referee, Settings
@@ -19,9 +20,8 @@ from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
 from referee.render import Renderer
 from referee.store import open_store
-import toygame  # tests/ is on sys.path (tests/conftest.py)
 
-START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 REFEREE = "referee@example.org"
 BOSS = ("boss@example.org", "BOSS-KEY2-3456")
 

@@ -13,12 +13,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 
+import toygame  # noqa: E402
 from conftest import REFEREE, make_referee  # noqa: E402
+
 from referee import registry  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.mail.source import MaildirSource  # noqa: E402
-import toygame  # noqa: E402
 
 
 def main(root: Path) -> None:

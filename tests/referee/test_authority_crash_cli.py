@@ -12,8 +12,8 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 import yaml
-
 from conftest import raw_mail
+
 from referee.archive import replay
 from referee.contract import Rng
 

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-
-from conftest import SPEC, Clock, inbound, make_referee, text_of, to, Outbox
+from conftest import SPEC, Clock, Outbox, inbound, make_referee, text_of, to
 
 
 @pytest.fixture
@@ -53,7 +52,7 @@ def test_orders_in_grace_count_and_complete_closes_then(ref, outbox, keys, clock
 
 
 def test_daily_deadline_keeps_its_berlin_wall_time_across_dst(tmp_path):
-    clock = Clock(datetime(2026, 3, 27, 12, 0, tzinfo=timezone.utc))
+    clock = Clock(datetime(2026, 3, 27, 12, 0, tzinfo=UTC))
     ref = make_referee(tmp_path, clock)
     spec = dict(SPEC, schedule={"first_deadline": "2026-03-28 20:00", "period": "1d"}, options={"rounds": 3})
     ref.create_match(spec)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
-from conftest import SPEC, inbound, text_of
 import toygame
+from conftest import SPEC, inbound, text_of
 
 
 def test_a_game_fault_while_checking_orders_refuses_that_mail_once(ref, outbox, monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from conftest import SPEC, inbound, text_of
+
 from referee.archive import replay
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from conftest import SPEC, inbound, raw_mail, text_of, to
+
 from referee.mail.inbound import parse_inbound
 
 
@@ -115,8 +115,8 @@ def test_late_orders_after_grace_are_refused(ref, outbox, keys, clock):
 
 
 def test_orders_in_an_attachment_or_an_html_only_mail(ref, outbox, keys):
-    from email.message import EmailMessage
     from email import policy as pol
+    from email.message import EmailMessage
     att = EmailMessage(policy=pol.SMTP)
     att["From"], att["To"], att["Subject"], att["Message-ID"] = "ann@example.org", "referee@example.org", "o", "<a1@x>"
     att.set_content("My orders are attached. Cheers, Ann")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from email import policy
 
 from conftest import SPEC
+
 from referee.mail.errors import TemporaryMailError
 from referee.mail.sink import envelope
 

@@ -6,8 +6,9 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 from conftest import REFEREE, SPEC, inbound, text_of
-from referee.mail.inbound import parse_inbound
 from test_player_view_of_replies import doc, keys_of
+
+from referee.mail.inbound import parse_inbound
 
 
 def test_tab_indented_orders_are_taken_with_a_warning(ref, outbox):

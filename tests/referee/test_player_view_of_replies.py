@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import SPEC, Outbox, inbound, make_referee, text_of, to
 
-from conftest import SPEC, inbound, make_referee, Outbox, text_of, to
 from referee.authority.intake import orders_text
 
 
@@ -154,8 +154,10 @@ def test_a_refusal_asks_for_a_corrected_document_only_when_there_is_something_to
 def attached(sender: str, yaml_text: str):
     from email.message import EmailMessage
     from email.utils import make_msgid
-    from referee.mail.inbound import parse_inbound
+
     from conftest import REFEREE
+
+    from referee.mail.inbound import parse_inbound
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, REFEREE, "orders", make_msgid(domain="players.example")
     msg.set_content("My orders are attached.\n")

@@ -8,6 +8,7 @@ import os
 from datetime import timedelta
 
 from bounded_referee import REFEREE, SPEC, START, bid, clock, keys_of, raw_mail, ref  # noqa: F401 (fixtures)
+
 from referee.mail.imap_source import ImapSource
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink

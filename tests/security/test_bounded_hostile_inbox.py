@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from bounded_referee import REFEREE, SPEC, bid, clock, keys_of, raw_mail, ref  # noqa: F401 (fixtures)
+
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink
 from referee.service import Service

@@ -7,6 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from bounded_referee import REFEREE, clock, raw_mail, ref  # noqa: F401 (fixtures)
+
 from referee.mail.imap_source import ImapSource
 from referee.mail.inbound import MAX_HEAD, parse_inbound
 from referee.mail.sink import MaildirSink

@@ -7,8 +7,8 @@ import tracemalloc
 
 import pytest
 import yaml
-
 from bounded_referee import BOSS, SPEC, clock, raw_mail, ref, sent, text_of  # noqa: F401 (fixtures)
+
 from referee.authority import MatchError, load_spec
 from referee.mail.inbound import parse_inbound
 

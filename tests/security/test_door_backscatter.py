@@ -6,6 +6,7 @@ a match or a seat exists."""
 from __future__ import annotations
 
 from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, text_of, to, toy_registered  # noqa: F401
+
 from referee.authority.intake import STRANGER_REPLIES_PER_HOUR
 
 

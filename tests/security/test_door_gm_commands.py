@@ -6,9 +6,8 @@ from datetime import datetime
 
 import pytest
 import yaml
+from seckit import CREATOR, SPEC, clock, hostile, keys_of, mail, outbox, ref, text_of, to, toy_registered  # noqa: F401
 
-from seckit import (CREATOR, SPEC, clock, hostile, keys_of, mail, outbox, ref, text_of, to,  # noqa: F401
-                    toy_registered)
 from referee.authority import MatchError
 
 

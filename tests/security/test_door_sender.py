@@ -6,9 +6,8 @@ import email
 from email import policy
 
 import pytest
+from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, to, toy_registered  # noqa: F401 (fixtures)
 
-from seckit import (SPEC, clock, hostile, keys_of, mail, order, outbox, ref, to,  # noqa: F401 (fixtures)
-                    toy_registered)
 from referee.authority import MatchError
 from referee.mail.sink import SmtpSink
 

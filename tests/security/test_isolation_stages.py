@@ -5,11 +5,11 @@ from __future__ import annotations
 import mailbox
 import threading
 import time
+from datetime import UTC
 
 import pytest
+from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, text_of, to, toy_registered  # noqa: F401
 
-from seckit import (SPEC, clock, hostile, keys_of, mail, order, outbox, ref, text_of, to,  # noqa: F401
-                    toy_registered)
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.service import Service
@@ -125,7 +125,7 @@ def test_isolation_reminders_one_player_who_cannot_be_reminded_leaves_the_other_
 
 def test_isolation_next_due_one_match_beyond_the_calendar_leaves_the_others(ref, outbox, two, clock):
     from datetime import datetime, timezone
-    ref.store.set_deadline("toy2", 1, datetime(9999, 12, 31, 23, 59, tzinfo=timezone.utc))
+    ref.store.set_deadline("toy2", 1, datetime(9999, 12, 31, 23, 59, tzinfo=UTC))
     due = ref.next_due()
     assert due is not None and due.year == 2026
     assert faults(ref, "next_due") == ["toy2"]

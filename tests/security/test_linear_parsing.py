@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import time
 
-from referee.intake import Document, read_document, read_text
-from referee.intake import finding
+from referee.intake import Document, finding, read_document, read_text
 from referee.mail.inbound import parse_inbound
 
 ORDER = "match: ff-1\nplayer: alice\nkey: K3Y\ncommand: status\n"

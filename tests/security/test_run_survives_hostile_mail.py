@@ -15,8 +15,8 @@ from email import policy
 from email.message import EmailMessage
 
 import yaml
-
-from test_service_run import config as service_config, live_match
+from test_service_run import config as service_config
+from test_service_run import live_match
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 CREATION_KEY = "CREATE-KEY-2345-6789"
@@ -96,7 +96,8 @@ def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(
         attacks = hostile_mails(s, gm_key, keys)
         for envelope, data in attacks:
             s.send(envelope, [s.address("referee")], data)
-        done = lambda: sum(len(s.messages("referee", f"Referee/{f}")) for f in ("Processed", "Refused", "Ignored"))
+        def done():
+            return sum(len(s.messages("referee", f"Referee/{f}")) for f in ("Processed", "Refused", "Ignored"))
         deadline = time.monotonic() + 90
         while done() < len(attacks) and time.monotonic() < deadline:
             assert service.poll() is None, "the service died"

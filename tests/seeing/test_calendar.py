@@ -1,7 +1,7 @@
 """The next deadline as an RFC 5545 calendar part: read back with icalendar."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from icalendar import Calendar
@@ -10,8 +10,8 @@ from referee.calendar import deadline_ics, uid_of
 
 BASE = dict(match_id="ff-winter", title="Founding Fathers", zone="Europe/Berlin", organizer="referee@example.org",
             domain="example.org", lang="en")
-ISSUED = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
-DEADLINE = datetime(2026, 3, 5, 19, 0, tzinfo=timezone.utc)      # 20:00 in Berlin
+ISSUED = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+DEADLINE = datetime(2026, 3, 5, 19, 0, tzinfo=UTC)      # 20:00 in Berlin
 
 
 def event_of(text: str):
@@ -31,7 +31,7 @@ def test_the_deadline_stands_in_the_matchs_zone_with_its_timezone_block():
 
 
 def test_a_summer_deadline_keeps_its_wall_clock_time():
-    summer = datetime(2026, 7, 2, 18, 0, tzinfo=timezone.utc)       # 20:00 CEST
+    summer = datetime(2026, 7, 2, 18, 0, tzinfo=UTC)       # 20:00 CEST
     _, ev = event_of(deadline_ics(**BASE, turn=9, deadline=summer, issued=ISSUED))
     assert ev.decoded("dtstart").astimezone(ZoneInfo("Europe/Berlin")).hour == 20
 

@@ -3,13 +3,13 @@ says, nothing private, and render to PNG (kept in tests/seeing/out/)."""
 from __future__ import annotations
 
 import pytest
-from referee_games.nations_dice import RULES as NATIONS
-from referee_games.revolution_1848 import RULES as R1848
 from seekit import OUT, SAMPLES, after, texts, views
 from test_picture_png import colours_in, png_size
 
 from referee import pictures
 from referee.contract import GM
+from referee_games.nations_dice import RULES as NATIONS
+from referee_games.revolution_1848 import RULES as R1848
 
 ND = SAMPLES / "demo-nations_dice"
 RV = SAMPLES / "demo-revolution_1848"

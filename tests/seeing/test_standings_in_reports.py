@@ -6,6 +6,7 @@ import re
 
 import pytest
 from seekit import FF, RS
+
 from referee import registry, standings
 from referee.site.history import read_meta, setup_state, turns
 

@@ -6,8 +6,8 @@ nobody else made scores a point.  Each player also holds a secret number
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 

@@ -2,10 +2,10 @@
 mypy reads the folder) (see [tool.mypy] in pyproject.toml and .ci/run), not run by pytest:
 every built-in game's rules object has the shape of the contract's GameRules, so a
 signature that drifts from the protocol is a type error."""
-from referee.contract import GameRules
 from games.founding_fathers import RULES as founding_fathers
 from games.nations_dice import RULES as nations_dice
 from games.perricumer_ratsspiel import RULES as perricumer_ratsspiel
 from games.revolution_1848 import RULES as revolution_1848
+from referee.contract import GameRules
 
 GAMES: list[GameRules] = [founding_fathers, perricumer_ratsspiel, nations_dice, revolution_1848]

@@ -7,7 +7,8 @@ Pure: no I/O, clock or global random; it imports only the referee's contract.
 """
 from __future__ import annotations
 
-from typing import Literal, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 

@@ -1,9 +1,10 @@
 """The example game's own tests: its rules, and the referee's conformance checks
 run against it exactly as they run against the built-in games."""
-from referee.conformance import check_game
-from referee.contract import Rng
 from rps_game import RULES
 from rps_game.rules import Throw
+
+from referee.conformance import check_game
+from referee.contract import Rng
 
 
 def test_rock_beats_scissors_and_scores_against_each_player_it_beats():

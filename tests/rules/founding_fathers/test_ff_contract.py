@@ -7,9 +7,9 @@ import jinja2
 import pytest
 from ffkit import board, put_delegation
 
+from referee.contract import GM, GameRules, Rng, derive_seed, state_hash
 from referee_games.founding_fathers import RULES, random_orders
 from referee_games.founding_fathers.edition import DEFAULT
-from referee.contract import GM, GameRules, Rng, derive_seed, state_hash
 
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"

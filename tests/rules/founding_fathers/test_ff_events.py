@@ -2,10 +2,10 @@
 import pytest
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
+from referee.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.edition import PLANNER_ORDER
 from referee_games.founding_fathers.play import _event_choices
-from referee.contract import Rng
 
 SPOTS = [("NH", "yea", ["langdon"], 1), ("MA", "nay", ["king", "gorham"], 1), ("DE", "yea", ["bedford"], 2),
          ("GA", "nay", ["few"], None), ("SC", "yea", ["butler"], 0), ("MD", "nay", ["mercer"], None),
@@ -242,6 +242,7 @@ def test_score_per_counts_each_kind():
 def test_edition_defined_vote_event_without_its_own_card():
     """An edition may define a plain "declare an extra vote" event from hand cards."""
     import json
+
     from referee_games.founding_fathers.edition import compile_edition
     raw = {"name": "t", "title": "t",
            "delegates": [{"id": c.id, "name": c.name, "state": c.state, "faction": c.faction, "source": c.source,

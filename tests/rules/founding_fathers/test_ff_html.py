@@ -4,13 +4,13 @@ showing the facts of the context, the viewer's own hand only, and player names e
 from __future__ import annotations
 
 import pytest
+from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee_games.founding_fathers import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer
 from referee.scripted import random_player
-from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
+from referee_games.founding_fathers import RULES
 
 SEATS = ["ada", "bert", "cleo", "dora"]
 EVIL = "Ada <script>alert('x')</script> & Co"

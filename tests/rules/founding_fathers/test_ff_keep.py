@@ -2,8 +2,8 @@
 answered with every problem at once."""
 from __future__ import annotations
 
-from referee_games.founding_fathers import RULES
 from referee.contract import Rng
+from referee_games.founding_fathers import RULES
 
 
 def test_keep_names_every_card_not_dealt_and_the_count_at_once():

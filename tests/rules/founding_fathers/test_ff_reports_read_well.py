@@ -5,12 +5,11 @@ shows the awarded end bonus, titles do not repeat, and "Jr." ends a sentence onc
 from __future__ import annotations
 
 import pytest
+from ffkit import board  # noqa: E402  (tests/rules/founding_fathers is on sys.path via rootdir conftest)
 
-from referee_games.founding_fathers import RULES
 from referee.contract import GM, LogEntry, Rng, derive_seed
 from referee.render import Renderer
-
-from ffkit import board  # noqa: E402  (tests/rules/founding_fathers is on sys.path via rootdir conftest)
+from referee_games.founding_fathers import RULES
 
 RENDERER = Renderer()
 SEATS = ["madison", "paterson", "sherman"]

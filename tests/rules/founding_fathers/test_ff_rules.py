@@ -3,11 +3,11 @@ from collections import Counter
 
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
+from referee.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.engine import cut, draw, refill
 from referee_games.founding_fathers.rounds import end_game
 from referee_games.founding_fathers.state import free_markers
-from referee.contract import Rng
 
 
 def setup(n, seed=7):

@@ -1,5 +1,5 @@
 """The actions (reroll, buy, build, pass), payments and trades, and the refusals."""
-from ndkit import ED, board, die, dice, errors, first, game, markers, play, problems
+from ndkit import ED, board, dice, die, errors, first, game, markers, play, problems
 
 BOARD = (["crete", "aqueduct", "pyramids"], ["nubia", "sinai", "moses"], ["temple", "quarry", "archers"],
          ["sun_tzu", "granary", "scriptorium"])
@@ -42,7 +42,7 @@ def test_reroll_ends_the_turn():
 def test_row_sets_the_cost_3_2_1():
     st = ready(gold=3)
     dice(st, "red")
-    for row, tile in ((1, "crete"), (2, "aqueduct"), (3, "pyramids")):
+    for row, _tile in ((1, "crete"), (2, "aqueduct"), (3, "pyramids")):
         if row == 1:
             continue
         st2, log = play(st, "red", steps=[{"buy": {"column": 1, "row": row}}])

@@ -1,17 +1,16 @@
 """Options, editions, hostile input, views, the order form and the reports."""
 import copy
+from importlib import resources
 
 import pytest
 import yaml
-from importlib import resources
+from ndkit import board, dice, game, markers, order, play
 from pydantic import ValidationError
 
-from ndkit import board, dice, game, markers, order, play
-
-from referee_games.nations_dice import RULES
-from referee_games.nations_dice.edition import compile_edition
 from referee.contract import GM, Rng
 from referee.render import Renderer
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.edition import compile_edition
 
 EDITION = yaml.safe_load(resources.files("referee_games.nations_dice").joinpath("default_edition.yaml").read_text("utf-8"))
 

@@ -1,9 +1,9 @@
 """Every worked example of seed 002, checked to the point."""
-from ndkit import ED, board, die, dice, first, game, kinds, markers, play
+from ndkit import ED, board, dice, die, first, game, kinds, markers, play
 
-from referee_games.nations_dice.phases import score_culture
-from referee_games.nations_dice import RULES
 from referee.contract import Rng
+from referee_games.nations_dice import RULES
+from referee_games.nations_dice.phases import score_culture
 
 
 def test_orange_development_example_step_by_step():

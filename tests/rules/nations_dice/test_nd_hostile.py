@@ -3,12 +3,12 @@ accepted, carried out (or falls through) without an exception; refused plans are
 replaced by the default at resolution."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ndkit import game
 
-from referee_games.nations_dice import RULES
 from referee.contract import Rng
+from referee_games.nations_dice import RULES
 
 IDS = st.sampled_from(["w1", "w2", "w5", "o1", "r9", "b2", "gold", "stone", "food", "reroll", "Stärke", "x", ""])
 PAIRS = st.lists(st.lists(IDS, min_size=0, max_size=4), max_size=4)

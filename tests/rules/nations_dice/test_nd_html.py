@@ -4,13 +4,13 @@ form, and the viewer's own plan only."""
 from __future__ import annotations
 
 import pytest
+from htmlpage import assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee_games.nations_dice import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer
 from referee.scripted import random_player
-from htmlpage import assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
+from referee_games.nations_dice import RULES
 
 SEATS = ["ada", "bert", "cleo"]
 EVIL = "Ada <script>alert('x')</script> & Co"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import copy
 
+from referee.contract import GM, Rng
 from referee_games.perricumer_ratsspiel import RULES
 from referee_games.perricumer_ratsspiel.orders import SessionOrders
-from referee.contract import GM, Rng
 
 ALL_CARDS = ["familienstern", "fremdes_revier", "fremde_schichten", "aufstaende",
              "klassenkampf", "entfuehrung", "marionette", "kaiserhof"]

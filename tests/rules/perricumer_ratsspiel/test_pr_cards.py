@@ -1,7 +1,7 @@
 """The eight event cards: one per round, each once per game, clashes void."""
-from referee_games.perricumer_ratsspiel import RULES
-
 from pr_helpers import ALL_CARDS, consensus_state, gm_entries, orders, play, record
+
+from referee_games.perricumer_ratsspiel import RULES
 
 CARDS = {"p1": ALL_CARDS[:4] + ["kaiserhof"], "p2": ALL_CARDS[4:]}
 
@@ -126,8 +126,9 @@ def test_only_held_cards_can_be_played_and_a_faulty_card_is_no_card():
 
 def test_three_different_cards_are_chosen_in_round_one():
     from pr_helpers import new_game
-    from referee_games.perricumer_ratsspiel.rules import RULES as R
+
     from referee.contract import Rng
+    from referee_games.perricumer_ratsspiel.rules import RULES as R
     s = R.setup(["p1", "p2"], {"members": {"p1": "alrik", "p2": "sarina"}}, Rng(1))
     assert s["cards"] == {"p1": None, "p2": None}
     assert [p.code for p in R.validate(s, "p1", orders(ereigniskarten=["kaiserhof", "kaiserhof", "marionette"]))

@@ -1,8 +1,8 @@
 """Standardaktionen: no card; Verwaltungsarbeit with 12 AP; vote like an NPC;
 a random pick.  Faulty parts fall back to them with a warning."""
-from referee_games.perricumer_ratsspiel import RULES
-
 from pr_helpers import gm_entries, new_game, orders, play, record, session_state
+
+from referee_games.perricumer_ratsspiel import RULES
 
 
 def _codes(s, player, o):
@@ -74,10 +74,11 @@ def test_round_one_ignores_cards_actions_and_votes_with_a_warning():
 
 
 def test_every_problem_code_is_phrased_in_german_and_english():
-    from referee_games.perricumer_ratsspiel.messages import MESSAGES
     import pathlib
     import re
+
     import referee_games.perricumer_ratsspiel as pkg
+    from referee_games.perricumer_ratsspiel.messages import MESSAGES
     src = "".join(p.read_text() for p in pathlib.Path(pkg.__file__).parent.glob("*.py"))
     used = set(re.findall(r'_w\("([a-z_.]+)"', src)) | set(re.findall(r'_err\("([a-z_.]+)"', src))
     assert used and used <= set(MESSAGES)

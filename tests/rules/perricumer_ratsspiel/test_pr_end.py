@@ -1,10 +1,10 @@
 """The three ends: common defeat at Korruption 13, Machtübernahme, and the
 vote for Reichsvogt after the last round with its tie-breaks."""
+from pr_helpers import consensus_state, gm_entries, new_game, play, session_state
+
+from referee.contract import Rng
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.session import GameOver, settle
-
-from pr_helpers import consensus_state, gm_entries, new_game, play, session_state
-from referee.contract import Rng
 
 
 def _effects():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_pr_html import SEATS, SNAPSHOTS, context, render  # noqa: E402  (same folder)
 
 from referee.contract import GM
-from test_pr_html import SEATS, SNAPSHOTS, context, render  # noqa: E402  (same folder)
 
 GERMAN = re.compile(r"Korruption|Verwaltungsarbeit|Wahlkampf|Einflussnahme")
 

@@ -1,10 +1,10 @@
 """Every worked example of the seed (004), checked to the point."""
+from pr_helpers import gm_entries, new_game, play, record, session_state
+
+from referee.contract import Rng
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.phases import cast_votes
 from referee_games.perricumer_ratsspiel.session import settle
-from referee.contract import Rng
-
-from pr_helpers import gm_entries, new_game, play, record, session_state
 
 LIEGEGEBUEHR = 1
 

@@ -4,13 +4,13 @@ well-formed, showing the facts of the context, the viewer's own agenda only, nam
 from __future__ import annotations
 
 import pytest
+from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee_games.perricumer_ratsspiel import RULES
 from referee.contract import GM, Rng, derive_seed
 from referee.render import Renderer, template_root
 from referee.scripted import random_player
-from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
+from referee_games.perricumer_ratsspiel import RULES
 
 SEATS = ["ada", "bert", "cleo"]
 EVIL = "Ada <script>alert('x')</script> & Co"
@@ -71,7 +71,7 @@ def test_report_is_well_formed_and_shows_the_context(snap, viewer, lang):
     ctx = context(state, result, viewer, lang, turn)
     _, body = render(ctx, lang)
     page = parse(body)
-    pub, priv = ctx["view"]["public"], ctx["view"]["private"]
+    pub, _priv = ctx["view"]["public"], ctx["view"]["private"]
 
     assert "<script" not in body.lower() and "<i>1037" not in body and "&lt;i&gt;1037" in body
     if viewer == "ada":

@@ -2,11 +2,10 @@
 from pathlib import Path
 
 import jinja2
-
-from referee_games.perricumer_ratsspiel import RULES
-from referee.contract import GM, Rng
-
 from pr_helpers import consensus_state, play
+
+from referee.contract import GM, Rng
+from referee_games.perricumer_ratsspiel import RULES
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"
 

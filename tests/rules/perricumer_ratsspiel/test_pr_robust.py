@@ -4,11 +4,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from referee_games.perricumer_ratsspiel import RULES
-from referee.contract import Rng
-
 from pr_helpers import ALL_CARDS, session_state
+
+from referee.contract import Rng
+from referee_games.perricumer_ratsspiel import RULES
 
 IDS = ["efferdan", "alrik", "wallgrin", "sarina", "nobody", "pro", "contra", "retodan"]
 NRS = st.sampled_from([1, 2, 3, 8, 99, -1, 0])

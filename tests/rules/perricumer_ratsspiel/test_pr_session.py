@@ -1,11 +1,11 @@
 """Phase 4–6 mechanics: elections, the whole-group bonus, offices, the
 selection with gaps and its refill, and the GM's orders."""
+from pr_helpers import consensus_state, new_game, orders, play, record, session_state
+
+from referee.contract import GM, Rng
 from referee_games.perricumer_ratsspiel import RULES
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.session import settle
-from referee.contract import GM, Rng
-
-from pr_helpers import consensus_state, new_game, orders, play, record, session_state
 
 HAFENMEISTER = 8     # candidates retodan, travine, jorgast, alrik
 

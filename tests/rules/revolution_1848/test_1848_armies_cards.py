@@ -12,8 +12,8 @@ def holders(st) -> dict:
 
 
 def test_armies_are_shuffled_into_the_zusatz_stack():
-    from referee_games.revolution_1848 import RULES
     from referee.contract import Rng
+    from referee_games.revolution_1848 import RULES
     st = RULES.setup(list(P4), {}, Rng(7))
     d = st.d
     zus = d["zusatz_deck"] + [c for h in d["hands"].values() for c in h if c.startswith("Z")]

@@ -3,9 +3,9 @@ once, a name ending in a period ends its sentence once, the own hand only."""
 import pytest
 from r1848kit import board
 
-from referee_games.revolution_1848 import RULES
 from referee.contract import GM, LogEntry
 from referee.render import Renderer
+from referee_games.revolution_1848 import RULES
 
 RENDERER = Renderer()
 
