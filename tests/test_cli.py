@@ -9,23 +9,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gm.gm_files import FF_WINTER  # noqa: E402  (tests/ is on sys.path)
 
 from referee.archive import replay
 from referee.cli import main
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
-MATCH_FILE = """\
-id: cli-test
-game: founding_fathers
-lang: en
-gm: gm@example.org
-timezone: Europe/Berlin
-schedule: {period: 48h, reminders: [12h]}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+MATCH_FILE = FF_WINTER.replace("id: ff-winter", "id: cli-test")   # the GM tests' campaign, another id
 
 
 def outgoing(folder: Path) -> list[EmailMessage]:
