@@ -131,6 +131,18 @@ def canonical_json(data: Any) -> str:
 E = TypeVar("E")
 
 
+class EditionState:
+    """A game's state as the referee holds it: ``d``, the JSON-safe data the game
+    dumps and hashes, beside ``ed``, the compiled edition it is played with
+    (``edition_lookup`` gives it back from the data on ``load``)."""
+
+    __slots__ = ("ed", "d")
+
+    def __init__(self, ed: Any, d: dict[str, Any]) -> None:
+        self.ed = ed
+        self.d = d
+
+
 def edition_lookup(compile_edition: Callable[[Any], E], default: E, size: int = 16) -> Callable[[Any], E]:
     """A game's ``edition_for(raw)``: None gives the default edition; a match's
     own edition (carried in its state as plain data) is compiled once by its

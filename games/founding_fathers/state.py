@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.contract import EditionState
+
 from .edition import FACTIONS, Edition, edition_for
 
 TO_PASS = 7   # Yea delegations that pass the article
@@ -19,14 +21,7 @@ START_MARKERS = 3
 ROUNDS = 4
 
 
-class FFState:
-    """What ``setup``/``resolve`` hand the referee: the data and its edition."""
-
-    __slots__ = ("ed", "d")
-
-    def __init__(self, ed: Edition, d: dict) -> None:
-        self.ed = ed
-        self.d = d
+FFState = EditionState   # the data and its edition, as setup/resolve hand them to the referee
 
 
 def clone(d: dict) -> dict:

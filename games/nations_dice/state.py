@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.contract import EditionState
+
 from .edition import COLOURS, MARKER_KINDS, Edition, edition_for
 
 AGES = 4
@@ -20,14 +22,7 @@ HALL_OF_FAME = ((50, "Trajan"), (40, "Ashoka"), (35, "Wu Zetian"), (30, "Saladin
                 (20, "Charles V"), (15, "Cleopatra"), (10, "Dan Quayle"))
 
 
-class NState:
-    """What ``setup``/``resolve`` hand the referee: the data and its edition."""
-
-    __slots__ = ("ed", "d")
-
-    def __init__(self, ed: Edition, d: dict) -> None:
-        self.ed = ed
-        self.d = d
+NState = EditionState   # the data and its edition, as setup/resolve hand them to the referee
 
 
 def _clone_player(q: dict) -> dict:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .edition import PARTIES, Edition, edition_for
+from referee.contract import EditionState
+
+from .edition import PARTIES, edition_for
 
 HAND_MAX = 6          # seed: "bis er maximal 6 Handkarten hält"
 DRAW_MAX = 2          # seed: "maximal 2 Personenkarten und 2 Zusatzkarten"
@@ -18,14 +20,7 @@ PATT_LIMIT = 4        # RULES A7: the fourth Patt in a row sets the Ablaufkarte 
 TO_WIN = {2: 6, 3: 5, 4: 4}   # seed: "Bei „vier“ ist Schluß"
 
 
-class State:
-    """What ``setup``/``resolve`` hand the referee: the data and its edition."""
-
-    __slots__ = ("ed", "d")
-
-    def __init__(self, ed: Edition, d: dict) -> None:
-        self.ed = ed
-        self.d = d
+State = EditionState   # the data and its edition, as setup/resolve hand them to the referee
 
 
 def new_trick(opener: int, players: list[str]) -> dict:
