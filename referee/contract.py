@@ -131,6 +131,15 @@ def canonical_json(data: Any) -> str:
 E = TypeVar("E")
 
 
+def json_copy(x: Any) -> Any:
+    """A full copy of JSON-like data (what ``dump`` returns is the caller's own)."""
+    if isinstance(x, dict):
+        return {k: json_copy(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [json_copy(v) for v in x]
+    return x
+
+
 class EditionState:
     """A game's state as the referee holds it: ``d``, the JSON-safe data the game
     dumps and hashes, beside ``ed``, the compiled edition it is played with

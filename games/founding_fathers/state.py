@@ -6,9 +6,7 @@ changed after setup (seats, planners, the edition) are shared, not copied.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from referee.contract import EditionState
+from referee.contract import EditionState, json_copy
 
 from .edition import FACTIONS, Edition, edition_for
 
@@ -46,13 +44,7 @@ def clone(d: dict) -> dict:
     }
 
 
-def deep(x: Any) -> Any:
-    """A full copy of JSON-like data (for ``dump``, whose result the caller owns)."""
-    if isinstance(x, dict):
-        return {k: deep(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [deep(v) for v in x]
-    return x
+deep = json_copy   # a full copy of JSON-like data
 
 
 def load_state(data: dict) -> FFState:

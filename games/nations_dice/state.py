@@ -9,9 +9,7 @@ culture and VP, whether rolled / passed this age, and the plan (the steps left).
 """
 from __future__ import annotations
 
-from typing import Any
-
-from referee.contract import EditionState
+from referee.contract import EditionState, json_copy
 
 from .edition import COLOURS, MARKER_KINDS, Edition, edition_for
 
@@ -48,13 +46,7 @@ def clone(d: dict) -> dict:
     return out
 
 
-def deep(x: Any) -> Any:
-    """A full copy of JSON-like data (for ``dump``, whose result the caller owns)."""
-    if isinstance(x, dict):
-        return {k: deep(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [deep(v) for v in x]
-    return x
+deep = json_copy   # a full copy of JSON-like data
 
 
 def load_state(data: dict) -> NState:
