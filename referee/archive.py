@@ -158,3 +158,8 @@ def replay(match_dir: str | Path) -> ReplayReport:
         report.turns = number
         number += 1
     return report
+
+
+def write_turn_record(archive: Archive, match_id: str, number: int, name: str, data) -> None:
+    """A record of its own beside a turn's reports, e.g. ``press.yaml``, ``chronicle.yaml`` (issue 18)."""
+    _write(archive.turn_dir(match_id, number) / checks.path_part(name), _yaml(data))

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from referee import standings
 from referee.authority import crash
 from referee.authority.orders import orders_text
+from referee.authority.talk_archive import heading as talk_heading
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
 from referee.pictures import svg_of
@@ -224,7 +225,9 @@ class Closing:
         if viewer in missing:
             state = rules.load(turn["state"])
             defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
-        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults}
+        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
+                # issue 18: the chronicle for this reader, and the public table talk in the public report
+                **talk_heading(self.store, match["id"], turn["number"], viewer, self.lookups.names(match["id"]))}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
         """Render and queue every report of a close; returns them for the archive and ``resend``.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from referee import checks
-from referee.authority import keys
+from referee.authority import keys, talk
 from referee.authority.closing import report_ref
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
@@ -15,6 +15,8 @@ from referee.contract import GM
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
                "end", "status")
+PLAYER_COMMANDS += talk.PLAYER_COMMANDS   # issue 18: table talk and letters (referee/authority/talk.py)
+GM_COMMANDS += talk.GM_COMMANDS           # issue 18: the chronicle, approve and decline letters
 
 
 class Commands:
@@ -22,7 +24,8 @@ class Commands:
     goes to ``closing``, one that starts or seats goes to ``matches``."""
 
     def __init__(self, store, renderer, lookups, queue, replies, orders, notices, matches, closing,
-                 settings, now) -> None:
+                 settings, now, talk=None) -> None:
+        self.talk = talk   # issue 18: table talk, the chronicle, letters
         self.store, self.renderer, self.lookups, self.queue = store, renderer, lookups, queue
         self.replies, self.orders, self.notices, self.matches, self.closing = replies, orders, notices, matches, closing
         self.settings, self.now = settings, now
@@ -35,6 +38,8 @@ class Commands:
             known = ", ".join(PLAYER_COMMANDS)
             return self.replies.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": known},
                                                                *_at(doc, "command"))], player=player)
+        if cmd in talk.PLAYER_COMMANDS:
+            return self.talk.player_command(mail, match, player, env, doc)
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":
@@ -102,6 +107,8 @@ class Commands:
     def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
         """Carry out a GM command; returns a one-line account of what was done."""
         args = args or {}
+        if cmd in talk.GM_COMMANDS:
+            return self.talk.gm_command(match_id, cmd, args, requested_by)
         if cmd == "start":
             self.matches.start(match_id)
             return "started"

@@ -28,7 +28,8 @@ class Intake:
     ``orders``, answered through ``replies``; all in one transaction."""
 
     def __init__(self, store, archive, renderer, lookups, queue, replies, orders, commands, reader,
-                 settings, now) -> None:
+                 settings, now, talk=None) -> None:
+        self.talk = talk   # issue 18: answers to relayed table talk
         self.store, self.archive, self.renderer, self.lookups, self.queue = store, archive, renderer, lookups, queue
         self.replies, self.orders, self.commands, self.reader = replies, orders, commands, reader
         self.settings, self.now = settings, now
@@ -97,6 +98,10 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "mail.too_large")
             return self.replies.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))],
                                        code="mail.too_large")
+        if env is None and self.talk is not None:   # an answer to relayed table talk carries no document
+            answered = self.talk.answer(mail, lang)
+            if answered is not None:
+                return answered
         if env is None:
             return self._refuse_envelope(mail, doc, lang, problems)
         if env.command == "create":

@@ -21,6 +21,7 @@ from referee.authority.outbox import Outbox
 from referee.authority.queries import Queries
 from referee.authority.queue import MailQueue
 from referee.authority.replies import Replies
+from referee.authority.talk import Talk
 from referee.render import Renderer
 
 
@@ -45,10 +46,11 @@ class Referee:
         self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now)
         self.replies = Replies(store, renderer, self.lookups, self.mail_queue, reader, settings, now)
         self.orders = Orders(store, renderer, self.lookups, self.replies, reader, now)
+        self.talk = Talk(store, archive, renderer, self.lookups, self.mail_queue, self.replies, reader, settings, now)
         self.commands = Commands(store, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
-                                 self.notices, self.matches, self.closing, settings, now)
+                                 self.notices, self.matches, self.closing, settings, now, talk=self.talk)
         self.intake = Intake(store, archive, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
-                             self.commands, reader, settings, now)
+                             self.commands, reader, settings, now, talk=self.talk)
         self.queries = Queries(store, self.lookups, self.faults, now)
 
     # -- mail in, mail out, the clock ----------------------------------------

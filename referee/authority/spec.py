@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee import checks
+from referee.authority.talk_spec import PressSpec
 
 
 class _Strict(BaseModel):
@@ -58,6 +59,8 @@ class MatchSpec(_Strict):
     schedule: dict = Field(default_factory=dict)
     early_close: bool = True
     start: Literal["auto", "manual"] = "auto"  # manual: deadlines run only after the GM's start
+    # -- #18 table talk (referee/authority/talk_spec.py): what press is relayed, when, how much
+    press: PressSpec = Field(default_factory=PressSpec)
 
     @field_validator("id")
     @classmethod

@@ -12,10 +12,11 @@ from pydantic import ValidationError
 
 from referee import checks, registry
 from referee.authority.spec import MatchSpec, ObserverSpec, PlayerSpec
+from referee.authority.talk_spec import PressSpec
 from referee.contract import phrase
 
 MAX_PROBLEMS = 40
-_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec}
+_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec, "press": PressSpec}
 
 
 def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None = None,

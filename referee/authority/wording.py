@@ -109,6 +109,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "de": "Für Zug {turn} gibt es noch keinen Bericht."},
 }
 
+# -- #18 table talk and the chronicle: their refusals live in their own module
+from referee.authority.talk_words import NOTHING_TO_FIX as _TALK_NOTHING_TO_FIX  # noqa: E402
+from referee.authority.talk_words import TEXTS as _TALK_TEXTS  # noqa: E402
+
+TEXTS.update(_TALK_TEXTS)
+
 STATUS_DE = {"running": "läuft", "paused": "angehalten", "waiting": "wartet auf den Start", "ended": "beendet"}
 
 
@@ -128,7 +134,7 @@ class Refusal(ValueError):
 NOTHING_TO_FIX = frozenset({
     "turn.not_awaited", "turn.late", "match.ended", "resend.none", "resend.nothing", "internal.error",
     "mail.rate_limited", "gm.pause", "gm.resume", "gm.extend_none", "gm.no_open_turn",
-    "gm.no_resolved_turn"})
+    "gm.no_resolved_turn"}) | _TALK_NOTHING_TO_FIX
 
 MAX_PROBLEM = 600   # one problem's text in a reply, whatever the document held
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .document import Document
 from .problems import Located
 
-FIELDS = ("match", "player", "key", "turn", "orders", "command")
+FIELDS = ("match", "player", "key", "turn", "orders", "command", "press")
 REQUIRED = ("match", "player")
 
 _EXPECTED = {
@@ -97,9 +97,10 @@ def read_envelope(doc: Document) -> Envelope | list[Located]:
             continue
         spelled[name], values[name] = real, value
 
-    has_orders, has_command = "orders" in values, "command" in values
+    # "press:" is table talk (issue 18): the command "press", its mapping (to:, text:) or text its arguments
+    has_orders, has_command = "orders" in values, "command" in values or "press" in values
     if has_orders and has_command:
-        problems.append(doc.problem("envelope.both", (spelled["command"],)))
+        problems.append(doc.problem("envelope.both", (spelled.get("command") or spelled["press"],)))
     elif not has_orders and not has_command and not _misspelt_body(values):
         problems.append(doc.problem("envelope.neither"))
     for name in REQUIRED:
@@ -143,6 +144,12 @@ def read_envelope(doc: Document) -> Envelope | list[Located]:
                 problems.append(_wrong_type(doc, name, real, "text"))
             else:
                 out["command"] = text.lower()
+        elif name == "press":
+            out.setdefault("command", "press")
+            if isinstance(value, dict):
+                out["args"].update({str(k).strip().lower(): v for k, v in list(value.items())[:len(FIELDS) + 8]})
+            elif value is not None:
+                out["args"].setdefault("text", value)
         elif has_command and not has_orders:
             out["args"][name] = value
         else:

@@ -116,4 +116,39 @@ CREATE TABLE IF NOT EXISTS rate (
     sender TEXT PRIMARY KEY,
     bucket TEXT NOT NULL                    -- the rate limiter's state for this sender (JSON)
 );
+-- #18 table talk and the chronicle (referee/store/talk.py) ---------------------
+CREATE TABLE IF NOT EXISTS press (
+    match      TEXT NOT NULL,
+    number     INTEGER NOT NULL,            -- 1, 2, ... within the match
+    turn       INTEGER NOT NULL,            -- the turn open when it was relayed
+    sender     TEXT NOT NULL,               -- the seat that wrote it
+    recipients TEXT NOT NULL,               -- JSON list of seats
+    public     INTEGER NOT NULL,            -- to everyone: shown in the next public report
+    anonymous  INTEGER NOT NULL,            -- relayed unsigned (the GM and the archive know the sender)
+    answers    INTEGER,                     -- the number of the message it answers
+    text       TEXT NOT NULL,
+    sent       TEXT NOT NULL,
+    PRIMARY KEY (match, number)
+);
+CREATE TABLE IF NOT EXISTS press_routes (
+    route   TEXT PRIMARY KEY,               -- the relayed mail's Message-ID digest (its replies name it)
+    token   TEXT NOT NULL UNIQUE,           -- sha256 of the token in its subject
+    match   TEXT NOT NULL,
+    number  INTEGER NOT NULL,               -- the message relayed
+    holder  TEXT NOT NULL,                  -- the seat it went to: only its address may answer
+    back_to TEXT NOT NULL                   -- the seat an answer goes to
+);
+CREATE TABLE IF NOT EXISTS chronicle (
+    match   TEXT NOT NULL,
+    number  INTEGER NOT NULL,               -- 1, 2, ... within the match (what approve/decline name)
+    kind    TEXT NOT NULL,                  -- chronicle | letter
+    author  TEXT NOT NULL,                  -- @gm, or the seat that wrote a letter
+    status  TEXT NOT NULL,                  -- published | held | declined
+    turn    INTEGER,                        -- the turn whose reports it heads, once published
+    seats   TEXT,                           -- JSON list of the seats it is for; NULL: everyone
+    title   TEXT,
+    text    TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (match, number)
+);
 """

@@ -1,0 +1,85 @@
+"""Refusals of table talk, the chronicle and letters (issue 18), in English and
+German; ``wording.TEXTS`` takes them in, so ``Own`` and ``Refusal`` know them."""
+from __future__ import annotations
+
+TEXTS: dict[str, dict[str, str]] = {
+    "press.none": {
+        "en": "This match has no table talk: its match file says 'press: none'.",
+        "de": "In dieser Partie gibt es keine Tischgespräche: ihre Partiedatei sagt 'press: none'."},
+    "press.ended": {
+        "en": "Match '{match}' has ended; its table talk is closed.",
+        "de": "Die Partie '{match}' ist beendet; ihre Tischgespräche sind geschlossen."},
+    "press.closed": {
+        "en": "Table talk is closed while this turn's {stages} is under way; write again after the next report.",
+        "de": "Während der laufenden Phase {stages} ruhen die Tischgespräche; schreibe nach dem nächsten Bericht wieder."},
+    "press.no_to": {
+        "en": "Say whom the message is for: 'to: all', or seat ids such as 'to: [bob, carol]'.",
+        "de": "Sag, an wen die Nachricht geht: 'to: all' oder Spieler-IDs wie 'to: [bob, carol]'."},
+    "press.bad_seats": {
+        "en": "This match has no seat {seats}; its seats are: {known}.",
+        "de": "Diese Partie hat keinen Platz {seats}; ihre Plätze sind: {known}."},
+    "press.only_self": {
+        "en": "The message is addressed to nobody but you.",
+        "de": "Die Nachricht geht an niemanden außer dir."},
+    "press.public_only": {
+        "en": "This match allows only public table talk: write 'to: all'.",
+        "de": "In dieser Partie gibt es nur öffentliche Tischgespräche: schreibe 'to: all'."},
+    "press.public_reply": {
+        "en": "This match allows only public table talk, so an answer cannot go to one player alone; "
+              "write a message with 'press:' and 'to: all' instead.",
+        "de": "In dieser Partie gibt es nur öffentliche Tischgespräche; eine Antwort an einen Spieler allein geht "
+              "daher nicht. Schreibe stattdessen eine Nachricht mit 'press:' und 'to: all'."},
+    "press.no_anonymous": {
+        "en": "This match does not allow unsigned table talk; leave out 'anonymous:'.",
+        "de": "In dieser Partie gibt es keine unsignierten Tischgespräche; lass 'anonymous:' weg."},
+    "press.no_text": {
+        "en": "The message needs a 'text:' of plain text.",
+        "de": "Die Nachricht braucht einen 'text:' aus einfachem Text."},
+    "press.too_long": {
+        "en": "The text has {length} characters; this match allows at most {limit} in one message.",
+        "de": "Der Text hat {length} Zeichen; diese Partie erlaubt höchstens {limit} je Nachricht."},
+    "press.rate": {
+        "en": "You have sent {limit} messages in a day, the most this match allows; the next can go after {retry}.",
+        "de": "Du hast {limit} Nachrichten an einem Tag geschickt, mehr erlaubt diese Partie nicht; "
+              "die nächste geht ab {retry}."},
+    "press.bad_token": {
+        "en": "This answer cannot be delivered: the mail it answers ({token}) is no table-talk mail of this "
+              "referee. Write a new message with 'press:' instead.",
+        "de": "Diese Antwort lässt sich nicht zustellen: die beantwortete Mail ({token}) ist keine Mail eines "
+              "Tischgesprächs dieses Schiedsrichters. Schreibe stattdessen eine neue Nachricht mit 'press:'."},
+    "press.not_yours": {
+        "en": "Only the player the answered message went to can answer it, from their registered address.",
+        "de": "Nur der Spieler, an den die beantwortete Nachricht ging, kann sie beantworten, und nur von "
+              "seiner eingetragenen Adresse."},
+    "press.empty_reply": {
+        "en": "Your answer holds no text of your own (quoted lines and signatures are left out).",
+        "de": "Deine Antwort enthält keinen eigenen Text (zitierte Zeilen und Signaturen werden weggelassen)."},
+    "chronicle.no_text": {
+        "en": "'{command}' needs a 'text:' (or, for the chronicle, an attached .md or .txt file).",
+        "de": "'{command}' braucht einen 'text:' (oder, für die Chronik, eine angehängte .md- oder .txt-Datei)."},
+    "chronicle.too_long": {
+        "en": "The text has {length} characters; at most {limit} are taken.",
+        "de": "Der Text hat {length} Zeichen; höchstens {limit} werden angenommen."},
+    "chronicle.bad_file": {
+        "en": "The attached file '{name}' is not plain text or Markdown, or is larger than {limit} bytes.",
+        "de": "Die angehängte Datei '{name}' ist kein einfacher Text und kein Markdown, oder größer als {limit} Bytes."},
+    "chronicle.ended": {
+        "en": "The match has ended: there is no next report for this to head.",
+        "de": "Die Partie ist beendet: es gibt keinen nächsten Bericht mehr, über dem das stehen könnte."},
+    "chronicle.bad_title": {
+        "en": "A title is one line of at most 80 characters, without control characters.",
+        "de": "Ein Titel ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
+    "letter.bad_number": {
+        "en": "'number:' takes the number of a held letter, such as 3.",
+        "de": "'number:' nimmt die Nummer eines zurückgehaltenen Briefs, etwa 3."},
+    "letter.none": {
+        "en": "There is no letter {number} waiting for your decision.",
+        "de": "Es wartet kein Brief {number} auf deine Entscheidung."},
+    "letter.too_many": {
+        "en": "{count} letters of yours are waiting for the game master already; wait for a decision first.",
+        "de": "Schon {count} Briefe von dir warten auf die Spielleitung; warte erst eine Entscheidung ab."},
+}
+
+# refusals where correcting the document does not help: only waiting (or the GM) does
+NOTHING_TO_FIX = frozenset({"press.none", "press.ended", "press.closed", "press.rate", "press.not_yours",
+                            "chronicle.ended", "letter.too_many", "letter.none"})
