@@ -145,7 +145,7 @@ CREATE TABLE IF NOT EXISTS chronicle (
     author  TEXT NOT NULL,                  -- @gm, or the seat that wrote a letter
     status  TEXT NOT NULL,                  -- published | held | declined
     turn    INTEGER,                        -- the turn whose reports it heads, once published
-    seats   TEXT,                           -- JSON list of the seats it is for; NULL: everyone
+    seats   TEXT,                           -- JSON list of the seats it is for, NULL: everyone
     title   TEXT,
     text    TEXT NOT NULL,
     created TEXT NOT NULL,
