@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from referee import cli_talk
 from referee.cli_errors import Fail, Usage
 
 # command -> (help, the key=value arguments it takes)
@@ -19,6 +20,7 @@ COMMANDS = {
     "replace": ("Give a seat to a new player: seat=ID email=ADDRESS [name=\"Full Name\"].", "seat= email= [name=]"),
     "observer": ("Add an observer who gets every report: email=ADDRESS [lang=en|de].", "email= [lang=]"),
     "end": ("End the match now.", ""),
+    **cli_talk.COMMANDS,   # issue 18: the chronicle, approve and decline letters
 }
 
 
@@ -57,7 +59,7 @@ def _make(name: str, text: str, takes: str):
     def command(ctx, args):
         env = ctx.find_root().obj
         match_id = ctx.parent.meta["match"]
-        given = _args(name, args)
+        given = cli_talk.read_text_file(_args(name, cli_talk.positional(name, args)))
         if not takes and given:
             raise Usage(f"{name} takes no arguments (got {', '.join(given)})")
         ref = env.referee()
