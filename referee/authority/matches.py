@@ -12,6 +12,7 @@ from referee.authority import keys
 from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
+from referee.authority.talk_spec import press_options
 from referee.authority.timing import Timing
 from referee.contract import Rng, derive_seed, phrase, state_hash
 from referee.intake.problems import Located, referee_problem
@@ -160,7 +161,7 @@ class Matches:
         subject, text = self.renderer.mail(
             kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
-            summary=summary_text(rules, lang), replaced=replaced,
+            summary=summary_text(rules, lang), replaced=replaced, press=press_options(match["spec"]),
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
