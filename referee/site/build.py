@@ -27,6 +27,7 @@ from referee.pictures import svg_of
 from referee.render import Renderer
 from referee.site import chart, schemas
 from referee.site.history import read_meta, setup_state, turns
+from referee.site.talk import public_talk
 from referee.site.words import words
 
 _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
@@ -80,7 +81,8 @@ def build_site(match_dir: Path, out: Path) -> Path:
         points.append((t.number, standings.read(rules, t.state)))
         rows.append({"number": t.number, "closed": _local(t.closed, zone), "missing": t.missing,
                      "href": f"turns/{name}.html", "page": f"{name}.html",
-                     "picture": f"../pictures/{name}.svg" if svg else None})
+                     "picture": f"../pictures/{name}.svg" if svg else None,
+                     **public_talk(match_dir / name, players)})   # issue 18: the chronicle, public table talk
         reports.append(_report(renderer, rules, meta, t, players))
         outcome = t.outcome or outcome
         schemas.note_stages(rules, t.state, by_stage)
