@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from referee import registry
+from referee import demo_talk, registry
 from referee.app import open_referee, open_sink, open_source
 from referee.authority import keys as key_module
 from referee.config import Config, MailIn, MailOut
@@ -104,7 +104,8 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     sample = getattr(rules, "sample_options", None)
     if callable(sample):
         spec["options"] = sample(seats)
-    ref.create_match(spec, seed=f"{seed}-{name}")
+    spec.update(demo_talk.spec_for(name))   # table talk, an observer (issue 18)
+    gm_key = ref.create_match(spec, seed=f"{seed}-{name}").gm_key
     service.tick()
     keys = _keys(cfg.mail_out.maildir)
     say(f"{match_id}: {rules.title}, players {', '.join(seats)}")
@@ -116,6 +117,7 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
         if match["status"] != "running" or turn is None or turn["status"] != "open":
             break
         state = rules.load(turn["state"])
+        demo_talk.play(name, match_id, turn["number"], cfg, clock, keys, gm_key, service)
         missed = []
         for player in sorted(turn["awaiting"]):
             if player.startswith("@"):

@@ -126,6 +126,8 @@ class Press:
                                        code="press.not_yours")
         lang = self.lookups.lang_of(match, holder)
         opts = press_options(match["spec"])
+        turn = self.store.current_turn(match["id"])   # kept with its match, like every mail of a player
+        self.archive.save_mail(match["id"], turn["number"] if turn else None, mail.content_hash, mail.raw)
 
         def refuse(code: str, params: dict | None = None) -> Handled:
             return self.replies.refuse(mail, match, lang, [Own(code, params or {})], player=holder, code=code)
