@@ -79,6 +79,8 @@ class Intake:
                 else:
                     env = read
         match = self.store.match(env.match) if env is not None else None
+        if env is None and self.talk is not None:   # an answer to table talk is kept with its match
+            match = self.talk.match_of_answer(mail)
         turn = self.store.current_turn(match["id"]) if match else None
         mid = match["id"] if match else None
         limited = None if mail.automatic else self._rate_limited(mail)

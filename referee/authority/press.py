@@ -104,12 +104,21 @@ class Press:
         return Handled("processed", "press", match["id"], player["id"])
 
     # -- an answer to a relayed mail --------------------------------------------
-    def answer(self, mail, lang: str) -> Handled | None:
-        """Route a reply to a relayed mail back to its sender; None if the mail answers none."""
+    def _route(self, mail) -> tuple[dict | None, list[str]]:
+        """The route a reply names (by its references, else its subject token), and the tokens seen."""
         suffix = "@" + self.settings.domain + ">"
         digests = [r[1:].partition(".")[0] for r in mail.references[-MAX_REFS:] if r.endswith(suffix)]
         tokens = TOKEN.findall(mail.subject or "")
-        route = self.records.route(digests, token_hash(tokens[-1]) if tokens else None)
+        return self.records.route(digests, token_hash(tokens[-1]) if tokens else None), tokens
+
+    def match_of_answer(self, mail) -> dict | None:
+        """The match a reply to a relayed mail belongs to (its mail is kept there), else None."""
+        route, _ = self._route(mail)
+        return self.store.match(route["match"]) if route else None
+
+    def answer(self, mail, lang: str) -> Handled | None:
+        """Route a reply to a relayed mail back to its sender; None if the mail answers none."""
+        route, tokens = self._route(mail)
         if route is None:
             if not tokens:
                 return None   # no table talk at all: the door goes on
@@ -126,8 +135,6 @@ class Press:
                                        code="press.not_yours")
         lang = self.lookups.lang_of(match, holder)
         opts = press_options(match["spec"])
-        turn = self.store.current_turn(match["id"])   # kept with its match, like every mail of a player
-        self.archive.save_mail(match["id"], turn["number"] if turn else None, mail.content_hash, mail.raw)
 
         def refuse(code: str, params: dict | None = None) -> Handled:
             return self.replies.refuse(mail, match, lang, [Own(code, params or {})], player=holder, code=code)

@@ -26,6 +26,9 @@ class Talk:
             return self.chronicle.write(match_id, args, requested_by)
         return self.chronicle.decide(match_id, cmd == "approve", args)
 
+    def match_of_answer(self, mail) -> dict | None:
+        return self.press.match_of_answer(mail)
+
     def answer(self, mail, lang: str) -> Handled | None:
         """A reply to a relayed message of table talk, routed back; None if the mail is none."""
         return self.press.answer(mail, lang)
