@@ -37,9 +37,9 @@ def _number(value) -> int:
 def markdown_attachment(mail) -> str | None:
     """The text of the first attached .md/.txt (or text/markdown) file of ``mail``;
     a Refusal if it is too large, set aside as too large, or not text."""
-    for name, size in getattr(mail, "set_aside", ()) or ():
+    for name, _size in getattr(mail, "set_aside", ()) or ():
         if _FILE_NAME.search(name or ""):
-            raise Refusal("chronicle.bad_file", value=checks.echo(name), name=checks.echo(name), limit=MAX_FILE)
+            raise Refusal("chronicle.bad_file", name=checks.echo(name), limit=MAX_FILE)
     msg = email.message_from_bytes(mail.raw, policy=policy.default)
     for i, part in enumerate(msg.walk()):
         if i > MAX_PARTS:

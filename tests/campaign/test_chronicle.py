@@ -147,3 +147,21 @@ def test_a_non_gm_cannot_approve_and_an_ended_match_takes_no_chronicle(table):
     with pytest.raises(Refusal) as e:
         table.ref.gm_command("talk1", "chronicle", {"text": "Too late."})
     assert e.value.code == "chronicle.ended"
+
+
+@pytest.mark.parametrize("part, words", [
+    ("Content-Type: text/markdown; charset=x-no-such-charset", "is not plain text or Markdown"),
+    ("Content-Type: text/markdown; charset=utf-8", "larger than 64000 bytes"),
+])
+def test_a_bad_markdown_attachment_is_refused_and_stores_nothing(table, part, words):
+    body = "x" * 70_000 if "utf-8" in part else "Schnee"
+    doc = table.doc("gm", command="chronicle")
+    raw = (f"From: gm@example.org\r\nTo: referee@example.org\r\nSubject: chronicle\r\nMessage-ID: <md2@example.org>\r\n"
+           "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+           f"Content-Type: text/plain; charset=utf-8\r\n\r\n{doc}\r\n--b\r\n"
+           f"{part}\r\nContent-Disposition: attachment; filename=big.md\r\n\r\n{body}\r\n--b--\r\n").encode()
+    done = table.ref.handle(parse_inbound(raw))
+    assert (done.outcome, done.reason) == ("refused", "command.failed")
+    (said,) = table.mails()
+    assert "'big.md'" in said.text and words in said.text
+    nothing_stored(table)
