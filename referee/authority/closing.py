@@ -227,7 +227,7 @@ class Closing:
             defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
         return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
                 # issue 18: the chronicle for this reader, and the public table talk in the public report
-                **talk_heading(self.store, match["id"], turn["number"], viewer, self.lookups.names(match["id"]))}
+                **talk_heading(self.store, match["id"], turn["number"], viewer, lambda: self.lookups.names(match["id"]))}
 
     def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
         """Render and queue every report of a close; returns them for the archive and ``resend``.

@@ -28,21 +28,27 @@ def write_chronicle(archive, records: TalkRecords, match_id: str, turn: int) -> 
     write_turn_record(archive, match_id, turn, "chronicle.yaml", rows)
 
 
-def heading(store, match_id: str, turn: int, viewer, names: dict) -> dict:
+def heading(store, match_id: str, turn: int, viewer, names_of) -> dict:
     """``chronicle`` (entries for ``viewer``: a seat, None for the public, "@gm" sees all) and
-    ``table_talk`` (the public press of the turn, for the public report only)."""
+    ``table_talk`` (the public press of the turn, for the public report only).  ``names_of()``
+    gives the seats' names; it is asked only when there is something to show (a close renders
+    one report per reader, most turns without either)."""
     records = TalkRecords(store)
+    entries = records.published(match_id, turn)
+    talk_rows = records.press_of_turn(match_id, turn) if viewer is None else []
+    if not entries and not talk_rows:
+        return {"chronicle": [], "table_talk": []}
+    names = names_of()
     chronicle = []
-    for e in records.published(match_id, turn):
+    for e in entries:
         if e["seats"] and viewer != "@gm" and viewer not in e["seats"]:
             continue
         author = None if e["author"] == "@gm" else names.get(e["author"], {"name": e["author"]})["name"]
         chronicle.append({"kind": e["kind"], "number": e["number"], "title": e["title"], "text": e["text"],
                           "author": author})
     talk = []
-    if viewer is None:
-        for r in records.press_of_turn(match_id, turn):
-            if r["public"]:
-                talk.append({"number": r["number"], "text": r["text"],
-                             "sender": None if r["anonymous"] else names.get(r["sender"], {"name": r["sender"]})["name"]})
+    for r in talk_rows:
+        if r["public"]:
+            talk.append({"number": r["number"], "text": r["text"],
+                         "sender": None if r["anonymous"] else names.get(r["sender"], {"name": r["sender"]})["name"]})
     return {"chronicle": chronicle, "table_talk": talk}

@@ -151,4 +151,6 @@ CREATE TABLE IF NOT EXISTS chronicle (
     created TEXT NOT NULL,
     PRIMARY KEY (match, number)
 );
+CREATE INDEX IF NOT EXISTS press_turn ON press (match, turn);
+CREATE INDEX IF NOT EXISTS chronicle_turn ON chronicle (match, turn);
 """
