@@ -117,6 +117,9 @@ class Chronicle:
             at = _at(doc, where) if where else ()
             return self.replies.refuse(mail, match, lang, [Own(code, params or {}, *at)], player=player, code=code)
 
+        unknown = [str(k) for k in env.args if k not in ("text", "title")]
+        if unknown:
+            return refuse("talk.unknown_key", {"key": unknown[0], "command": "letter", "known": "text, title"}, unknown[0])
         if match["status"] == "ended":
             return refuse("chronicle.ended")
         text = clean_text(env.args.get("text"))

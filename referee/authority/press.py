@@ -23,6 +23,7 @@ from referee.intake import finding
 from referee.store.talk import TalkRecords
 
 ALL = ("all", "alle", "everyone", "jeder")
+KEYS = ("to", "an", "text", "anonymous", "signed")   # what 'press:' takes (a misspelt 'anonymous' must not sign)
 MAX_TO = 60                  # seat ids read from one 'to:'
 MAX_REFS = 20                # references of a reply looked up
 TOKEN = re.compile(r"#T-([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b", re.I)
@@ -77,6 +78,10 @@ class Press:
             return self.replies.refuse(mail, match, lang, [Own(code, params or {}, *_at(doc, *where))],
                                        player=player, code=code)
 
+        unknown = [str(k) for k in args if k not in KEYS]
+        if unknown:
+            return refuse("talk.unknown_key", {"key": unknown[0], "command": "press", "known": ", ".join(KEYS)},
+                          unknown[0])
         closed = self._closed(match, opts)
         if closed is not None:
             return refuse(*closed)

@@ -18,6 +18,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "press.bad_seats": {
         "en": "This match has no seat {seats}; its seats are: {known}.",
         "de": "Diese Partie hat keinen Platz {seats}; ihre Plätze sind: {known}."},
+    "talk.unknown_key": {
+        "en": "'{key}:' means nothing here (a misspelling?); '{command}' takes: {known}. Nothing was sent.",
+        "de": "'{key}:' bedeutet hier nichts (vertippt?); '{command}' nimmt: {known}. Es wurde nichts verschickt."},
     "press.only_self": {
         "en": "The message is addressed to nobody but you.",
         "de": "Die Nachricht geht an niemanden außer dir."},

@@ -131,3 +131,22 @@ def test_a_closed_match_takes_no_more_talk(make):
     t.mails()
     done = t.send("ann", press={"to": "bob", "text": "late"})
     assert (done.outcome, done.reason) == ("refused", "press.ended")
+
+
+def test_a_misspelt_key_is_refused_rather_than_sending_a_signed_message(make):
+    t = make("anonymous")
+    refused(t, "ann", "talk.unknown_key", t.send("ann", press={"to": "bob", "text": "psst", "anonymus": True}),
+            "'anonymus:' means nothing here")
+    refused(t, "bob", "talk.unknown_key", t.send("bob", command="letter", text="Brief", titel="x"),
+            "'titel:' bedeutet hier nichts")
+
+
+def test_press_in_odd_shapes_is_refused(make):
+    t = make()
+    refused(t, "ann", "press.no_text", t.send("ann", press=["a", "list"], to="bob"), "'text:'")
+    done = t.send("ann", press={"to": "bob", "text": "x"}, orders={"bid": 1})
+    assert done.outcome == "refused" and done.reason == "envelope.both"
+    t.mails()
+    refused(t, "ann", "press.no_to", t.send("ann", press={"to": "", "text": "hi"}), "to: all")
+    refused(t, "ann", "press.bad_seats", t.send("ann", press={"to": ["bob"] * 5 + [{"x": "y" * 5000}], "text": "hi"}),
+            "no seat")
