@@ -27,6 +27,18 @@ MAX_REASON = 400
 _FILE_NAME = re.compile(r"\.(md|markdown|txt)$", re.I)
 
 
+GM_KEYS = {"chronicle": ("text", "title", "seats", "for"), "approve": ("number", "letter"),
+           "decline": ("number", "letter", "reason")}
+
+
+def _known_keys(command: str, args: dict) -> None:
+    """A misspelt key is refused (a 'seat:' for 'seats:' must not publish to everyone)."""
+    for key in args:
+        if key not in GM_KEYS[command]:
+            raise Refusal("talk.unknown_key", str(key), key=checks.echo(key), command=command,
+                          known=", ".join(GM_KEYS[command]))
+
+
 def _number(value) -> int:
     try:
         return checks.integer(value, 1, 1_000_000, "number")
@@ -71,6 +83,7 @@ class Chronicle:
     # -- the GM -----------------------------------------------------------------
     def write(self, match_id: str, args: dict, mail=None) -> str:
         """``chronicle``: text (or an attached Markdown file), optional title and seats."""
+        _known_keys("chronicle", args)
         with self.store.transaction():
             match, turn = self._open(match_id)
             text = clean_text(args.get("text"))
@@ -89,6 +102,7 @@ class Chronicle:
 
     def decide(self, match_id: str, approve: bool, args: dict) -> str:
         """``approve`` / ``decline`` a held letter by number (decline: an optional reason for its writer)."""
+        _known_keys("approve" if approve else "decline", args)
         number = _number(args.get("number", args.get("letter")))
         reason = checks.echo(args["reason"], MAX_REASON) if args.get("reason") is not None else None
         with self.store.transaction():

@@ -100,6 +100,7 @@ def nothing_stored(table):
     ({"text": "ok", "seats": ["ann", "zed"]}, "press.bad_seats"),
     ({"text": "ok", "title": "a\nb"}, "chronicle.bad_title"),
     ({"text": {"nested": "map"}}, "chronicle.no_text"),
+    ({"text": "for Ann only", "seat": "ann"}, "talk.unknown_key"),
 ])
 def test_a_bad_chronicle_is_refused_and_stores_nothing(table, args, code):
     with pytest.raises(Refusal) as e:
