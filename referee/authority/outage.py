@@ -105,7 +105,7 @@ class Outages:
         readers += [(None, o["email"], o["lang"] or lang_of(match), None) for o in self.store.observers(match["id"])]
         for viewer, address, lang, player in readers:
             subject, text = self.renderer.mail(
-                "outage", lang, **self.notices.status_ctx(match, player), kind=kind,
+                "outage", lang, **self.notices.status_ctx(match, player), down=kind,
                 since=timing.local(start, lang), until=timing.local(now, lang), old_deadline=timing.local(old, lang))
             calendar = self.lookups.calendar_part(match, turn, lang, now) if player is not None else None
             self.queue.queue(f"outage:{match['id']}:{turn['number']}.{turn['rev']}:{now.isoformat()}:"
