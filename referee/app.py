@@ -10,6 +10,7 @@ from referee.config import Config
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink, SmtpSink
 from referee.mail.source import MaildirSource
+from referee.patient_sink import PatientSink
 from referee.store import open_store
 
 
@@ -46,4 +47,5 @@ def open_sink(cfg: Config):
         cfg.mail_out.maildir.parent.mkdir(parents=True, exist_ok=True)
         return MaildirSink(cfg.mail_out.maildir)
     smtp = cfg.mail_out.smtp
-    return SmtpSink(smtp.host, smtp.port, smtp.user, smtp.secret(), security=smtp.security)
+    # a server refusing every message is waited out (hardening, issue 13)
+    return PatientSink(SmtpSink(smtp.host, smtp.port, smtp.user, smtp.secret(), security=smtp.security))
