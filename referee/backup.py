@@ -243,9 +243,13 @@ def verify(folder: Path) -> tuple[dict | None, list[str]]:
     else:
         problems += backend.check(dumped)
     archive = manifest.get("archive") if isinstance(manifest.get("archive"), dict) else {}
+    for link in (p for p in (folder / "turns").rglob("*") if p.is_symlink()):
+        problems.append(f"{link.relative_to(folder)}: a symbolic link; a snapshot holds none")
+        break
     for rel, size in archive.items():
         path = folder / "turns" / rel
-        if ".." in Path(rel).parts or not path.is_file() or path.stat().st_size != size:
+        if (".." in Path(rel).parts or Path(rel).is_absolute() or path.is_symlink() or not path.is_file()
+                or path.stat().st_size != size):
             problems.append(f"turns/{rel}: missing or of another size than when taken")
             if len(problems) > 20:
                 break
