@@ -14,7 +14,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for extra in (HERE.parent, HERE.parent / "referee"):
+for extra in (HERE.parent,):
     if str(extra) not in sys.path:
         sys.path.append(str(extra))
 
@@ -115,3 +115,22 @@ def send_orders(ref: Referee, match: str, keys: dict, who, turn: int, value: int
     for player in who:
         handled = ref.handle(inbound(f"{player}@example.org", bid(match, player, keys[player], turn, value)))
         assert handled.reason == "accepted", handled
+
+
+# -- fixtures (imported by each test module: a conftest.py here would shadow
+#    tests/referee's, which its modules import by the name ``conftest``) -------
+import pytest  # noqa: E402
+
+from referee import registry  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    registry.register(toygame.RULES)
+    yield
+    registry.unregister(toygame.RULES.name)
+
+
+@pytest.fixture
+def clock():
+    return Clock()

@@ -9,7 +9,7 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from hardkit import SPEC, Outbox, create, make_referee, send_orders
+from hardkit import SPEC, Outbox, clock, create, make_referee, send_orders, toy_registered
 
 from referee.archive import replay
 from referee.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify

@@ -9,7 +9,7 @@ import errno
 import os
 
 import pytest
-from hardkit import Outbox, create, make_referee, send_orders, to
+from hardkit import Outbox, clock, create, make_referee, send_orders, to, toy_registered
 
 from referee.archive import replay
 

@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from hardkit import SPEC, Outbox, make_referee, raw_mail, text_of
+from hardkit import SPEC, Outbox, clock, make_referee, raw_mail, text_of, toy_registered
 from mailservers import running_mailservers
 
 from referee.mail.imap_source import ImapSource

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from hardkit import SPEC, START, Outbox, create, inbound, make_referee, send_orders, text_of, to
+from hardkit import SPEC, START, Outbox, clock, create, inbound, make_referee, send_orders, text_of, to, toy_registered
 
 from referee.authority import MatchError
 from referee.mail.sink import MaildirSink

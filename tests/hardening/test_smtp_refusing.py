@@ -6,7 +6,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 
 import pytest
-from hardkit import SPEC, make_referee
+from hardkit import SPEC, clock, make_referee, toy_registered
 
 from referee.mail.sink import SmtpSink
 from referee.patient_sink import PatientSink

@@ -11,7 +11,7 @@ import threading
 import time
 
 import pytest
-from hardkit import REFEREE, Outbox, create, make_referee, raw_mail
+from hardkit import REFEREE, Outbox, clock, create, make_referee, raw_mail, toy_registered
 
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
