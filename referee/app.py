@@ -10,14 +10,27 @@ from referee.config import Config
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink, SmtpSink
 from referee.mail.source import MaildirSource
+from referee.patient_sink import PatientSink
 from referee.store import open_store
 
 
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
     cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()})
+                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()},
+                        # an outage is a wall-clock event: a simulated clock (the demo) jumps by design
+                        watch_outages=clock is None, auto_backup=auto_backup(cfg))
     return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
+
+
+def auto_backup(cfg: Config):
+    """The snapshots before closing (hardening, issue 13), or None when switched off."""
+    from referee.backup import AutoBackup
+
+    if not cfg.backups.before_close:
+        return None
+    folder = cfg.backups.folder or "backups"
+    return AutoBackup(folder=cfg.store.parent / folder, keep=cfg.backups.keep)
 
 
 def open_source(cfg: Config):
@@ -34,4 +47,5 @@ def open_sink(cfg: Config):
         cfg.mail_out.maildir.parent.mkdir(parents=True, exist_ok=True)
         return MaildirSink(cfg.mail_out.maildir)
     smtp = cfg.mail_out.smtp
-    return SmtpSink(smtp.host, smtp.port, smtp.user, smtp.secret(), security=smtp.security)
+    # a server refusing every message is waited out (hardening, issue 13)
+    return PatientSink(SmtpSink(smtp.host, smtp.port, smtp.user, smtp.secret(), security=smtp.security))

@@ -205,11 +205,12 @@ def replay(env, match):
 
 
 def _register() -> None:
+    from referee.cli_backup import backup, restore
     from referee.cli_gm import gm
     from referee.cli_play import demo, rules
     from referee.cli_site import check, schema, site
 
-    for command in (gm, demo, rules, site, schema, check):
+    for command in (gm, demo, rules, site, schema, check, backup, restore):
         cli.add_command(command)
 
 

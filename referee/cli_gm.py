@@ -15,6 +15,7 @@ COMMANDS = {
     "resume": ("Resume a paused match; the deadline moves by the time paused.", ""),
     "extend": ("Move the deadline: by=24h, or until=\"2026-03-07 20:00\" (the match's time zone).", "by= | until="),
     "force": ("Close the open turn now; missing orders get their defaults.", ""),
+    "close": ("Close a turn the close guard held (or any open turn) now; missing orders get their defaults.", ""),
     "preview": ("Mail the GM what the turn would resolve to now, changing nothing.", ""),
     "rollback": ("Take back the last resolved turn and reopen it.", ""),
     "replace": ("Give a seat to a new player: seat=ID email=ADDRESS [name=\"Full Name\"].", "seat= email= [name=]"),

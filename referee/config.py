@@ -74,6 +74,13 @@ class MailOut(_Strict):
         return self
 
 
+# -- hardening (issue 13, ops): snapshots before closing ------------------------
+class Backups(_Strict):
+    before_close: bool = True        # a snapshot of store + archive before the closes of every tick
+    folder: Path | None = None       # default: "backups" beside the store; relative: from the store's folder
+    keep: int = Field(10, ge=1, le=1000)
+
+
 class Config(_Strict):
     address: str = "referee@localhost"
     store: Path = Path("referee.sqlite")
@@ -85,6 +92,7 @@ class Config(_Strict):
     rate_limit_per_hour: int = Field(30, ge=1, le=100_000)
     # GMs allowed to create matches by mail: their address -> their GM key
     gm_keys: dict[str, str] = Field(default_factory=dict)
+    backups: Backups = Field(default_factory=lambda: Backups())   # hardening (issue 13, ops)
 
     @field_validator("address")
     @classmethod
@@ -260,6 +268,14 @@ rate_limit_per_hour: 30
 # GMs who may create matches by mail (`command: create`): address -> GM key.
 # gm_keys:
 #   gm@example.org: CHANGE-THIS-KEY
+
+# A snapshot of store and archive before the turns of a tick close; the newest
+# `keep` are kept.  `referee backup DIR` takes one by hand, `referee restore DIR`
+# brings one back.
+# backups:
+#   before_close: true
+#   folder: backups            # beside the store
+#   keep: 10
 """
 
 

@@ -100,7 +100,8 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
         ["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)], "en")
     spec = {"id": match_id, "game": name, "lang": lang, "gm": "gm@demo.test", "timezone": "Europe/Berlin",
             "players": [{"id": s, "name": s.title(), "email": f"{s}@demo.test"} for s in seats],
-            "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True}
+            "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True,
+            "close_guard": {"hold": False}}   # no GM answers in the demo: a silent table is not held (issue 13)
     sample = getattr(rules, "sample_options", None)
     if callable(sample):
         spec["options"] = sample(seats)

@@ -62,6 +62,7 @@ class Service:
             report.sent += sent
             report.more |= more
             if count < limit:
+                self.referee.mail_read()   # the whole mailbox read: the outage watch's heartbeat
                 return report
 
     def _done(self, finished: dict[str, list[str]]) -> None:

@@ -23,6 +23,9 @@ class Settings:
     gm_keys: Mapping[str, str] = field(default_factory=dict)  # address -> key allowed to create matches
     rate_limit_per_hour: int = 30
     default_lang: str = "en"
+    # -- hardening (issue 13, ops) --
+    watch_outages: bool = False   # move deadlines an outage ran across (on for a wall-clock referee: app.py)
+    auto_backup: object = None    # a referee.backup.AutoBackup: a snapshot before every close (None: off)
 
     @property
     def domain(self) -> str:

@@ -66,6 +66,8 @@ class Closing:
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
+    # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
+    before_close = None
 
     def tick(self, budget: float | None = None) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
@@ -130,13 +132,15 @@ class Closing:
 
     # -- closing ----------------------------------------------------------------
     def force(self, match_id: str) -> str:
-        number = self.close_turn(match_id)
+        number = self.close_turn(match_id, forced=True)
         if number is None:
             raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 
-    def close_turn(self, match_id: str) -> int | None:
-        """Close and resolve the open turn; None if there is none (already closed)."""
+    def close_turn(self, match_id: str, forced: bool = False) -> int | None:
+        """Close and resolve the open turn; None if there is none (already closed) or it is held."""
+        if self.before_close is not None and not self.before_close(match_id, forced):
+            return None
         with self.store.transaction():
             match = self.store.match(match_id)
             turn = self.store.current_turn(match_id)

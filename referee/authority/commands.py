@@ -14,7 +14,7 @@ from referee.contract import GM
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
-               "end", "status")
+               "end", "status", "close")
 PLAYER_COMMANDS += talk.PLAYER_COMMANDS   # issue 18: table talk and letters (referee/authority/talk.py)
 GM_COMMANDS += talk.GM_COMMANDS           # issue 18: the chronicle, approve and decline letters
 
@@ -118,7 +118,7 @@ class Commands:
             return self.resume(match_id)
         if cmd == "extend":
             return self.extend(match_id, hours=args.get("by", args.get("hours")), until=args.get("until"))
-        if cmd == "force":
+        if cmd in ("force", "close"):   # close: the GM confirms a turn the close guard held
             return self.closing.force(match_id)
         if cmd == "preview":
             return self.closing.preview(match_id, tag=requested_by.message_id if requested_by else None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from referee import checks
+from referee.transient import transient
 
 log = logging.getLogger("referee.faults")
 
@@ -50,8 +51,8 @@ class _Guard:
         return self
 
     def __exit__(self, kind, error, tb) -> bool:
-        if error is None or not isinstance(error, Exception):
-            return False
+        if error is None or not isinstance(error, Exception) or transient(error):
+            return False   # a locked store is no fault of this item: the whole cycle is tried again
         self.failed = True
         first = True
         try:

@@ -18,6 +18,7 @@ from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  #
 from referee.authority.wording import Own, describe
 from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
+from referee.transient import transient
 
 GM_IDS = ("@gm", "gm")
 log = logging.getLogger("referee.intake")
@@ -46,7 +47,9 @@ class Intake:
                 result = self._handle(mail)
                 crash.point("intake.before_commit")
                 self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
-        except Exception:
+        except Exception as error:
+            if transient(error):
+                raise   # a locked store (hardening, issue 13): the mail stays at the source, the cycle is retried
             # A fault in our code or a game's must not make the mail come back
             # forever: refuse it with an apology, keep the mail, log the cause.
             log.exception("handling %s failed", mail.message_id)

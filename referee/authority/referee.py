@@ -3,6 +3,7 @@ one object the CLI and the service loop talk to.  It holds no state of its own:
 every method hands over to the part that owns it."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import referee.intake as reader_module
 from referee.archive import Archive
 from referee.authority.base import Lookups, Settings, aware
+from referee.authority.close_guard import CloseGuard
 from referee.authority.closing import Closing
 from referee.authority.commands import Commands
 from referee.authority.faults import Faults
@@ -17,6 +19,7 @@ from referee.authority.intake import Intake
 from referee.authority.matches import Matches
 from referee.authority.notices import Notices
 from referee.authority.orders import Orders
+from referee.authority.outage import Outages
 from referee.authority.outbox import Outbox
 from referee.authority.queries import Queries
 from referee.authority.queue import MailQueue
@@ -52,13 +55,39 @@ class Referee:
         self.intake = Intake(store, archive, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
                              self.commands, reader, settings, now, talk=self.talk)
         self.queries = Queries(store, self.lookups, self.faults, now)
+        # hardening (issue 13, ops): outages, the close guard, a snapshot before closing
+        self.outages = Outages(store, renderer, self.lookups, self.mail_queue, self.notices, self.faults, now,
+                               watch=self.settings.watch_outages)
+        self.close_guard = CloseGuard(store, renderer, self.lookups, self.mail_queue, now)
+        self.closing.before_close = self._before_close
+        self._pass, self._snapshot_pass = 0, -1
 
     # -- mail in, mail out, the clock ----------------------------------------
     def handle(self, mail):
         return self.intake.handle(mail)
 
     def tick(self, budget: float | None = None):
+        if self.closing._tick_cursor is None:   # a new pass over the matches
+            self._pass += 1
+            self.outages.check()
+            self.close_guard.sweep()
         return self.closing.tick(budget)
+
+    def mail_read(self) -> None:
+        """The service read the whole mailbox: the heartbeat outages are measured by."""
+        self.outages.mail_read()
+
+    def _before_close(self, match_id: str, forced: bool) -> bool:
+        if not self.close_guard.allows(match_id, forced):
+            return False
+        backup = self.settings.auto_backup
+        if backup is not None and (forced or self._snapshot_pass != self._pass):
+            self._snapshot_pass = self._pass   # one snapshot a pass: a league closing at once is one moment
+            try:
+                backup.take(self.store, self.archive.root, self.now(), match_id)
+            except Exception:   # no snapshot is no reason to keep a table waiting; the log says so
+                logging.getLogger("referee.backup").exception("the snapshot before closing %s failed", match_id)
+        return True
 
     def send_pending(self, sink, limit: int = 500):
         return self.outbox.send_pending(sink, limit)

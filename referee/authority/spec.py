@@ -61,6 +61,9 @@ class MatchSpec(_Strict):
     start: Literal["auto", "manual"] = "auto"  # manual: deadlines run only after the GM's start
     # -- #18 table talk (referee/authority/talk_spec.py): what press is relayed, when, how much
     press: PressSpec = Field(default_factory=PressSpec)
+    # -- hardening (issue 13, ops): see OutageSpec and CloseGuardSpec below
+    outage: OutageSpec = Field(default_factory=lambda: OutageSpec())
+    close_guard: CloseGuardSpec = Field(default_factory=lambda: CloseGuardSpec())
 
     @field_validator("id")
     @classmethod
@@ -94,3 +97,41 @@ class MatchSpec(_Strict):
         if self.edition is not None:
             opts.setdefault("edition", self.edition)
         return opts
+
+
+# -- hardening (issue 13, ops): outages and the close guard -------------------
+class OutageSpec(_Strict):
+    """``outage:`` a deadline the referee (or its mailbox) was down across is moved, not closed."""
+    extend: bool = True
+    after: str = "15m"     # a gap shorter than this (and than the grace) is no outage
+
+    @field_validator("after")
+    @classmethod
+    def _after(cls, v: str) -> str:
+        from datetime import timedelta
+
+        from referee.schedule import parse_duration
+        try:
+            amount = parse_duration(str(v)[:40])
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError("outage.after is a duration such as 15m or 2h") from None
+        if not timedelta(minutes=1) <= amount <= timedelta(days=7):
+            raise ValueError("outage.after lies between 1m and 7d")
+        return str(v)[:40]
+
+
+class CloseGuardSpec(_Strict):
+    """``close_guard:`` hold a close with many more players missing than usual and ask the GM."""
+    hold: bool = True
+    missing_share: float = Field(0.5, ge=0.0, le=1.0)   # hold when more than this share of the awaited is missing
+    usual_missing: int = Field(0, ge=0, le=1000)        # ... and the last turn had at most this many missing
+
+
+def outage_of(spec: dict) -> OutageSpec:
+    """The ``outage:`` options of a stored spec (matches made before them: the defaults)."""
+    return OutageSpec.model_validate(spec.get("outage") or {})
+
+
+def close_guard_of(spec: dict) -> CloseGuardSpec:
+    return CloseGuardSpec.model_validate(spec.get("close_guard") or {})
+MatchSpec.model_rebuild()

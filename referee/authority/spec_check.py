@@ -11,12 +11,14 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from referee import checks, registry
-from referee.authority.spec import MatchSpec, ObserverSpec, PlayerSpec
+from referee.authority.spec import CloseGuardSpec, MatchSpec, ObserverSpec, OutageSpec, PlayerSpec
 from referee.authority.talk_spec import PressSpec
 from referee.contract import phrase
 
 MAX_PROBLEMS = 40
 _FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec, "press": PressSpec}
+# -- hardening (issue 13, ops): the outage and close guard options' own fields
+_FIELDS.update({"outage": OutageSpec, "close_guard": CloseGuardSpec})
 
 
 def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None = None,

@@ -359,3 +359,16 @@ class SqliteStore:
 
     def put_rate_bucket(self, sender: str, bucket: dict) -> None:
         self._exec("INSERT OR REPLACE INTO rate VALUES (?,?)", (sender, _dumps(bucket)))
+
+    # -- hardening (issue 13, ops): small facts in the meta table ------------
+    # (the last tick, the last full mailbox read, outage extensions, held closes)
+    def meta_get(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key=?", (key,))
+        return None if row is None else row["value"]
+
+    def meta_set(self, key: str, value: str) -> None:
+        self._exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+                   (key, value))
+
+    def meta_delete(self, key: str) -> None:
+        self._exec("DELETE FROM meta WHERE key=?", (key,))
