@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
+from referee.authority.dropouts import Dropouts
 from referee.authority.orders import orders_text
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
@@ -63,6 +64,7 @@ class Closing:
     def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now) -> None:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
+        self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
 
@@ -159,6 +161,7 @@ class Closing:
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
                 nxt = self.store.current_turn(match_id)
+            self.dropouts.after_close(match, turn, missing)
             # the reports' bodies stay in the result only until the archive holds them
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)
             result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),

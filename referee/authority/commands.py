@@ -6,6 +6,7 @@ from datetime import datetime
 
 from referee import checks
 from referee.authority import keys
+from referee.authority.dropouts import seat_replaced
 from referee.authority.closing import report_ref
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
@@ -198,6 +199,7 @@ class Commands:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
+            seat_replaced(self.store, match_id, player_id)   # issue 18: the newcomer starts with a clean record
             turn = self.store.current_turn(match_id)
             rules = self.lookups.rules(match)
             self.matches.welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),

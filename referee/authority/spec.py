@@ -44,6 +44,28 @@ class ObserverSpec(_Strict):
         return checks.email(v)
 
 
+# -- issue 18, seats (life-seats): dropouts and absence ------------------------
+class DropoutSpec(_Strict):
+    """After ``warn_after`` missed turns in a row the player is warned; after
+    ``abandon_after`` the seat is marked abandoned and offered to the GM."""
+    warn_after: int = Field(2, ge=1, le=50)
+    abandon_after: int = Field(3, ge=1, le=50)
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.warn_after >= self.abandon_after:
+            raise ValueError("warn_after must be smaller than abandon_after")
+        return self
+
+
+class AbsenceSpec(_Strict):
+    """``command: absent``: what happens to deadlines in an absence, how long one
+    may be and how many a player may declare in a match."""
+    policy: Literal["extend", "defaults"] = "defaults"
+    max_days: int = Field(14, ge=1, le=60)
+    max_times: int = Field(2, ge=1, le=20)
+
+
 class MatchSpec(_Strict):
     id: str
     game: str
@@ -58,6 +80,14 @@ class MatchSpec(_Strict):
     schedule: dict = Field(default_factory=dict)
     early_close: bool = True
     start: Literal["auto", "manual"] = "auto"  # manual: deadlines run only after the GM's start
+    # -- issue 18, seats (life-seats) --
+    dropouts: DropoutSpec | None = None        # none: a missing player is defaulted, never offered
+    absence: AbsenceSpec | None = None         # none: "command: absent" is refused
+
+    @field_validator("absence", mode="before")
+    @classmethod
+    def _absence_word(cls, v):
+        return {"policy": v} if isinstance(v, str) else v
 
     @field_validator("id")
     @classmethod

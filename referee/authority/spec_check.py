@@ -11,11 +11,12 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from referee import checks, registry
-from referee.authority.spec import MatchSpec, ObserverSpec, PlayerSpec
+from referee.authority.spec import AbsenceSpec, DropoutSpec, MatchSpec, ObserverSpec, PlayerSpec
 from referee.contract import phrase
 
 MAX_PROBLEMS = 40
-_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec}
+_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec,
+           "dropouts": DropoutSpec, "absence": AbsenceSpec}   # the last two: issue 18, seats
 
 
 def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None = None,
