@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
+from referee.authority.absence import past_absences
 from referee.authority.dropouts import Dropouts
 from referee.authority.orders import orders_text
 from referee.authority.wording import Refusal
@@ -157,6 +158,7 @@ class Closing:
             else:
                 old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
                 deadline = self.lookups.timing(match).next_deadline(now, old) if match["status"] == "running" else None
+                deadline = past_absences(self.store, match, deadline, self.lookups.timing(match).zone)   # issue 18
                 self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)

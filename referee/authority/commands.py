@@ -10,10 +10,12 @@ from referee.authority.dropouts import seat_replaced
 from referee.authority.closing import report_ref
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
+from referee.authority.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.wording import Own, Refusal
 from referee.contract import GM
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
+PLAYER_COMMANDS += SEAT_COMMANDS   # issue 18, seats: new-key, address, absent (seat_commands.py)
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
                "end", "status")
 
@@ -27,6 +29,7 @@ class Commands:
         self.store, self.renderer, self.lookups, self.queue = store, renderer, lookups, queue
         self.replies, self.orders, self.notices, self.matches, self.closing = replies, orders, notices, matches, closing
         self.settings, self.now = settings, now
+        self.seats = SeatCommands(store, renderer, lookups, queue, replies, notices, settings, now)   # issue 18
 
     # -- players -------------------------------------------------------------
     def player_command(self, mail, match, player, env, doc) -> Handled:
@@ -36,6 +39,8 @@ class Commands:
             known = ", ".join(PLAYER_COMMANDS)
             return self.replies.refuse(mail, match, lang, [Own("command.unknown", {"command": cmd, "known": known},
                                                                *_at(doc, "command"))], player=player)
+        if cmd in self.seats.handlers:   # issue 18: new-key, address, absent
+            return self.seats.handle(mail, match, player, env, doc)
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":

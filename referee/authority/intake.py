@@ -114,6 +114,8 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "player.unknown", mid)
             return self.replies.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
                                                                *_at(doc, "player"))])
+        if self.commands.seats.confirming(env):   # issue 18: an address code proves itself, no key
+            return self.commands.seats.identity.confirm(mail, match, player, env, doc)
         lang = self.lookups.lang_of(match, player)
         if (env.key or "").strip().upper() in PLACEHOLDER_KEYS:  # nobody else's attempt: no warning to the owner
             if not member:
