@@ -19,6 +19,9 @@ COMMANDS = {
     "replace": ("Give a seat to a new player: seat=ID email=ADDRESS [name=\"Full Name\"].", "seat= email= [name=]"),
     "observer": ("Add an observer who gets every report: email=ADDRESS [lang=en|de].", "email= [lang=]"),
     "end": ("End the match now.", ""),
+    # issue 18: an open match (seats filled by "command: join")
+    "close-joining": ("Take no more players by mail (nor on the wait list).", ""),
+    "open-joining": ("Take players by mail again.", ""),
 }
 
 
@@ -65,7 +68,7 @@ def _make(name: str, text: str, takes: str):
         if match is None:
             known = ", ".join(m["id"] for m in ref.store.matches()[:10]) or "none yet"
             raise Fail(f"no match {match_id!r} in {env.cfg.store}", f"known matches: {known} (`referee status`)")
-        if name == "status":
+        if name == "status" and match["status"] != "open":   # an open match: its seats, from gm_command
             _, text = ref.renderer.mail("gm_done", ref.lookups.lang_of(match), **ref.notices.status_ctx(match, None),
                                         command="status", done="status")
             click.echo(text.rstrip())

@@ -10,6 +10,7 @@ from referee.authority.dropouts import seat_replaced
 from referee.authority.closing import report_ref
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
+from referee.authority.joining import JOIN_GM_COMMANDS, Joining
 from referee.authority.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.wording import Own, Refusal
 from referee.contract import GM
@@ -18,6 +19,7 @@ PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 PLAYER_COMMANDS += SEAT_COMMANDS   # issue 18, seats: new-key, address, absent (seat_commands.py)
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
                "end", "status")
+GM_COMMANDS += JOIN_GM_COMMANDS   # issue 18, seats: close-joining, open-joining (joining.py)
 
 
 class Commands:
@@ -30,6 +32,9 @@ class Commands:
         self.replies, self.orders, self.notices, self.matches, self.closing = replies, orders, notices, matches, closing
         self.settings, self.now = settings, now
         self.seats = SeatCommands(store, renderer, lookups, queue, replies, notices, settings, now)   # issue 18
+        self.joining = Joining(store, renderer, lookups, queue, replies, matches, settings, now,   # issue 18
+                               replace=self.replace_player)
+        closing.dropouts.on_abandoned = self.joining.fill_abandoned   # a seat given up goes to the wait list
 
     # -- players -------------------------------------------------------------
     def player_command(self, mail, match, player, env, doc) -> Handled:
@@ -108,6 +113,9 @@ class Commands:
     def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
         """Carry out a GM command; returns a one-line account of what was done."""
         args = args or {}
+        match = self.store.match(match_id)
+        if match is not None and self.joining.gm_takes(match, cmd):   # issue 18: joining, an open match
+            return self.joining.gm_command(match_id, cmd, args)
         if cmd == "start":
             self.matches.start(match_id)
             return "started"

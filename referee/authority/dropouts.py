@@ -47,6 +47,7 @@ class Dropouts:
 
     def __init__(self, store, renderer, lookups, queue, now) -> None:
         self.store, self.renderer, self.lookups, self.queue, self.now = store, renderer, lookups, queue, now
+        self.on_abandoned = None   # (match, seat): the wait list's turn (joining.py), when a Commands is built
 
     def after_close(self, match: dict, turn: dict, missing: list[str]) -> None:
         """Inside the close's transaction: record the turn, warn, mark abandoned, tell."""
@@ -96,3 +97,5 @@ class Dropouts:
             subject, text = self.renderer.mail("seat_abandoned", lang, match=self._ctx(match), seat=seat,
                                                missed=count, role=role, address=self.lookups.settings.address)
             self.queue.queue(f"dropout:abandoned:{tag}:{who}", match["id"], address, subject, text)
+        if self.on_abandoned is not None:
+            self.on_abandoned(match, pid)

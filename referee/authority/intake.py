@@ -105,6 +105,8 @@ class Intake:
             if not self.replies.known(mail.sender):   # whether a match exists is no stranger's business
                 return self.replies.refuse_stranger(mail, "match.unknown")
             return self.replies.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
+        if self.commands.joining.takes(match, env):   # issue 18: joining, and a match not started yet
+            return self.commands.joining.handle(mail, match, env, doc)
         if env.player in GM_IDS:
             return self.commands.gm_mail(mail, match, env, doc)
         member = self.replies.known(mail.sender, match)

@@ -1,4 +1,4 @@
-"""The refusals of issue 18's seat commands (new-key, address, absent), in en + de;
+"""The refusals of issue 18's seat commands (new-key, address, absent, join), in en + de;
 ``wording.TEXTS`` takes them in (see the block at its end)."""
 from __future__ import annotations
 
@@ -59,7 +59,39 @@ SEAT_TEXTS: dict[str, dict[str, str]] = {
     "absence.too_many": {
         "en": "You have declared {count} absences in this match already, the most it allows.",
         "de": "Du hast in dieser Partie schon {count} Abwesenheiten angekündigt, so viele wie erlaubt."},
+    "join.ours": {
+        "en": "The referee's own address cannot join a match.",
+        "de": "Die Adresse des Schiedsrichters selbst kann keiner Partie beitreten."},
+    "join.not_open": {
+        "en": "Match '{match}' takes no players by mail; ask its game master.",
+        "de": "Die Partie '{match}' nimmt keine Spieler per Mail auf; frag ihre Spielleitung."},
+    "join.closed": {
+        "en": "Match '{match}' takes no more players: joining is closed.",
+        "de": "Die Partie '{match}' nimmt keine Spieler mehr auf: der Beitritt ist geschlossen."},
+    "join.already": {
+        "en": "This address plays in this match already (or leads it); one address, one seat.",
+        "de": "Diese Adresse spielt schon in dieser Partie (oder leitet sie); eine Adresse, ein Platz."},
+    "join.already_waiting": {
+        "en": "This address is on the wait list already; you will hear when a seat is free.",
+        "de": "Diese Adresse steht schon auf der Warteliste; du hörst von uns, sobald ein Platz frei wird."},
+    "join.name": {
+        "en": "'command: join' needs 'name:' with the name the others will read (one line, at most 80 characters).",
+        "de": "'command: join' braucht 'name:' mit dem Namen, den die anderen lesen (eine Zeile, höchstens 80 Zeichen)."},
+    "join.no_seat": {
+        "en": "There is no free seat '{seat}'. Free: {free}; 'player: any' takes the next one.",
+        "de": "Es gibt keinen freien Platz '{seat}'. Frei: {free}; 'player: any' nimmt den nächsten."},
+    "join.full": {
+        "en": "Every seat of '{match}' is taken and the wait list is full.",
+        "de": "Alle Plätze von '{match}' sind besetzt, und die Warteliste ist voll."},
+    "join.not_started": {
+        "en": "Match '{match}' has not started yet: it waits for its seats to fill (or the GM's start).",
+        "de": "Die Partie '{match}' hat noch nicht begonnen: sie wartet, bis alle Plätze besetzt sind (oder auf den Start der Spielleitung)."},
+    "join.too_few": {
+        "en": "{seated} seats are taken; the game needs at least {least} players to start.",
+        "de": "{seated} Plätze sind besetzt; das Spiel braucht mindestens {least} Spieler zum Start."},
 }
 
 # refusals where the document is fine and only waiting helps (the reply does not say "correct and resend")
-SEAT_NOTHING_TO_FIX = frozenset({"address.too_many", "address.void", "absence.off", "absence.too_many"})
+SEAT_NOTHING_TO_FIX = frozenset({"address.too_many", "address.void", "absence.off", "absence.too_many",
+                                 "join.ours", "join.not_open", "join.closed", "join.already", "join.already_waiting",
+                                 "join.full", "join.not_started", "join.too_few"})

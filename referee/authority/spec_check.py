@@ -48,6 +48,8 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
     rules = _game(data.get("game"), add) if now is not None else None
     if rules is not None and isinstance(players, list):
         ids = [p.get("id") for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)]
+        if spec is not None:   # issue 18: an open match is checked with its seats all taken
+            ids += spec.free_seats()
         options = dict(data.get("options") or {}) if isinstance(data.get("options"), dict) else {}
         if data.get("edition") is not None:
             options.setdefault("edition", data["edition"])

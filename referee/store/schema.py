@@ -152,4 +152,17 @@ CREATE TABLE IF NOT EXISTS address_changes (
     first_sent TEXT NOT NULL,
     PRIMARY KEY (match, player)
 );
+CREATE TABLE IF NOT EXISTS joining (
+    match  TEXT PRIMARY KEY,
+    closed INTEGER NOT NULL DEFAULT 0        -- 1: the GM closed joining (and the wait list)
+);
+CREATE TABLE IF NOT EXISTS wait_list (
+    match  TEXT NOT NULL,
+    email  TEXT NOT NULL,
+    name   TEXT NOT NULL,
+    lang   TEXT,
+    pos    INTEGER NOT NULL,
+    at     TEXT NOT NULL,
+    PRIMARY KEY (match, email)
+);
 """

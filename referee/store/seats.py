@@ -133,3 +133,36 @@ def change_address(store, match: str, player: str, new_email: str, at: datetime)
 
 def set_key_hash(store, match: str, player: str, key_hash: str) -> None:
     store._exec("UPDATE players SET key_hash=? WHERE match=? AND id=?", (key_hash, match, player))
+
+
+# -- joining: open seats, the wait list ------------------------------------------
+def joining_closed(store, match: str) -> bool:
+    row = store._one("SELECT closed FROM joining WHERE match=?", (match,))
+    return bool(row and row["closed"])
+
+
+def set_joining_closed(store, match: str, closed: bool) -> None:
+    store._exec("INSERT INTO joining (match, closed) VALUES (?,?)"
+                " ON CONFLICT (match) DO UPDATE SET closed=excluded.closed", (match, int(closed)))
+
+
+def remove_player(store, match: str, player: str) -> None:
+    """A seat of a match not yet started given up: it is free again."""
+    store._exec("DELETE FROM players WHERE match=? AND id=?", (match, player))
+
+
+def waiting(store, match: str) -> list[dict]:
+    return store._all("SELECT * FROM wait_list WHERE match=? ORDER BY pos", (match,))
+
+
+def add_waiting(store, match: str, email: str, name: str, lang: str | None, at: datetime) -> int:
+    """Put ``email`` at the end of the wait list; returns its place (1 = next)."""
+    last = store._one("SELECT MAX(pos) AS pos FROM wait_list WHERE match=?", (match,))
+    pos = (last["pos"] or 0) + 1 if last else 1
+    store._exec("INSERT INTO wait_list (match, email, name, lang, pos, at) VALUES (?,?,?,?,?,?)",
+                (match, email.lower(), name, lang, pos, _iso(at)))
+    return len(waiting(store, match))
+
+
+def drop_waiting(store, match: str, email: str) -> None:
+    store._exec("DELETE FROM wait_list WHERE match=? AND email=?", (match, email.lower()))

@@ -21,3 +21,11 @@ def seats_table(tmp_path):
     for t in made:
         t.ref.store.close()
     registry.unregister(toygame.RULES.name)
+
+
+@pytest.fixture
+def toy():
+    """The toy game registered for a test that makes its own tables."""
+    registry.register(toygame.RULES)
+    yield
+    registry.unregister(toygame.RULES.name)
