@@ -132,3 +132,35 @@ def test_absence_moves_the_deadline_and_a_dropout_is_replaced_by_mail(post):
     erin_key = KEY.search(welcome).group(1)
     post.doc("erin", "carol", erin_key, turn=3, orders="{bid: 2}")
     assert "Orders accepted" in post.read("erin")[0][0]
+
+
+def test_joining_an_open_match_by_mail(mailservers, tmp_path):
+    registry.register(toygame.RULES)
+    s = mailservers
+    spec = {"id": "toy1", "game": "toybid", "title": "Toy One", "gm": s.address("gm"), "language": "en",
+            "timezone": "Europe/Berlin", "options": {"rounds": 3}, "schedule": {"period": "48h"},
+            "players": [], "seats": 2, "wait_list": 1}
+    post = Post(s, tmp_path, spec)
+    try:
+        [(subject, opened)] = post.read("gm")
+        assert "Open for joining" in subject and "command: join" in opened
+        post.write("erin", "match: toy1\nplayer: any\ncommand: join\nname: Erin\nlang: de\n")
+        [(subject, joined)] = post.read("erin")
+        assert "Du hast einen Platz" in subject and 'den Platz "seat1"' in joined
+        assert "Erin joined" in post.read("gm")[0][0]
+        post.write("frank", "match: toy1\nplayer: seat2\ncommand: join\nname: Frank\n")
+        frank = post.read("frank", 2)   # the seat, then the welcome: the match is full and starts
+        [(_, welcome)] = [m for m in frank if "Welcome" in m[0]]
+        assert post.ref.store.match("toy1")["status"] == "running"
+        key = KEY.search(welcome).group(1)
+        post.doc("frank", "seat2", key, turn=1, orders="{bid: 2}")
+        assert "Orders accepted" in post.read("frank")[0][0]
+        post.write("grace", "match: toy1\nplayer: any\ncommand: join\nname: Grace\n")
+        assert "wait list" in post.read("grace")[0][0]
+        post.write("heidi", "match: toy1\nplayer: any\ncommand: join\nname: Heidi\n")
+        [(subject, full)] = post.read("heidi")
+        assert "Not accepted" in subject and "wait list is full" in full
+        assert len(post.ref.store.players("toy1")) == 2
+    finally:
+        post.ref.store.close()
+        registry.unregister(toygame.RULES.name)
