@@ -6,11 +6,11 @@ from datetime import datetime
 
 from referee import checks
 from referee.authority import keys
-from referee.authority.dropouts import seat_replaced
 from referee.authority.closing import report_ref
+from referee.authority.dropouts import seat_replaced
+from referee.authority.joining import JOIN_GM_COMMANDS, Joining
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
-from referee.authority.joining import JOIN_GM_COMMANDS, Joining
 from referee.authority.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.wording import Own, Refusal
 from referee.contract import GM

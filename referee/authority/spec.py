@@ -7,7 +7,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from referee import checks
 
-
 MAX_SEATS = 50   # issue 18: seats of an open match
 
 
