@@ -68,7 +68,7 @@ def _make(name: str, text: str, takes: str):
         if match is None:
             known = ", ".join(m["id"] for m in ref.store.matches()[:10]) or "none yet"
             raise Fail(f"no match {match_id!r} in {env.cfg.store}", f"known matches: {known} (`referee status`)")
-        if name == "status" and match["status"] != "open":   # an open match: its seats, from gm_command
+        if name == "status" and ref.store.current_turn(match_id) is not None:   # else (open): seats, from gm_command
             _, text = ref.renderer.mail("gm_done", ref.lookups.lang_of(match), **ref.notices.status_ctx(match, None),
                                         command="status", done="status")
             click.echo(text.rstrip())

@@ -34,7 +34,8 @@ class Joining:
     # -- the door --------------------------------------------------------------------
     def takes(self, match: dict | None, env) -> bool:
         """Mail for this part: any mail for an open match, a join for any match."""
-        return match is not None and (match["status"] == "open" or env.command == "join")
+        return match is not None and (match["status"] == "open" or env.command == "join"
+                                      or self.store.current_turn(match["id"]) is None)   # ended before the start
 
     def handle(self, mail, match, env, doc) -> Handled:
         if env.command == "join":
@@ -185,7 +186,9 @@ class Joining:
 
     # -- the GM ------------------------------------------------------------------------------
     def gm_takes(self, match: dict, cmd: str) -> bool:
-        return cmd in JOIN_GM_COMMANDS or (match["status"] == "open" and cmd in _OPEN_GM)
+        """Joining commands, and every command on a match not started (most are refused:
+        there is no turn to pause, extend or close yet)."""
+        return cmd in JOIN_GM_COMMANDS or match["status"] == "open" or self.store.current_turn(match["id"]) is None
 
     def gm_command(self, match_id: str, cmd: str, args: dict) -> str:
         with self.store.transaction():
@@ -195,6 +198,8 @@ class Joining:
                     raise Refusal("join.not_open", "command", match=match_id)
                 seat_rows.set_joining_closed(self.store, match_id, cmd == "close-joining")
                 return "joining closed" if cmd == "close-joining" else "joining open"
+            if cmd == "status":
+                return _summary(seating.lobby(self.matches, match))
             if match["status"] != "open" or cmd not in _OPEN_GM:
                 raise Refusal("join.not_started", "command", match=match_id)
             if cmd == "start":
@@ -204,12 +209,12 @@ class Joining:
                 for p in self.store.players(match_id):
                     self._tell_joiner(match, p["email"], p["name"], p["lang"], "ended")
                 return "ended before the start"
-            return _summary(seating.lobby(self.matches, match))
+            raise Refusal("join.not_started", "command", match=match_id)
 
 
 def _summary(lobby: dict) -> str:
     """An open match in one line (the CLI's status): seats, the wait list, joining open or closed."""
     seats = ", ".join(f"{s['id']} {s['name']}" if s["name"] else f"{s['id']} free" for s in lobby["seats"])
     taken = sum(1 for s in lobby["seats"] if s["name"])
-    return (f"open, {taken} of {len(lobby['seats'])} seats taken ({seats}); waiting: "
+    return (f"{lobby['status']}, {taken} of {len(lobby['seats'])} seats taken ({seats}); waiting: "
             f"{', '.join(lobby['waiting']) or 'nobody'}; joining {'closed' if lobby['closed'] else 'open'}")

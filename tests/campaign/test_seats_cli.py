@@ -68,6 +68,14 @@ def test_an_open_match_from_the_command_line(new, tmp_path, capsys):
     assert main(["gm", "lobby", "open-joining", "now=yes"]) == 2
     assert "takes no arguments" in capsys.readouterr().err
     assert main(["gm", "lobby", "open-joining"]) == 0
+    for command in (["extend", "by=24h"], ["pause"], ["force"], ["rollback"], ["preview"]):
+        assert main(["gm", "lobby", *command]) == 1, command
+        assert "has not started yet" in capsys.readouterr().err
+    assert main(["status"]) == 0
+    assert "lobby" in capsys.readouterr().out
+    assert main(["gm", "lobby", "end"]) == 0
+    assert main(["gm", "lobby", "status"]) == 0
+    assert "0 of 4 seats taken" in capsys.readouterr().out
 
 
 def test_a_running_match_status_lists_missed_turns_and_takes_no_joining_commands(new, capsys):
