@@ -64,6 +64,8 @@ class Dropouts:
             if not was_missed:
                 if mark is not None:   # back at the table
                     seat_rows.set_seat_status(self.store, match["id"], pid, None)
+                if mark == "abandoned":   # the GM asked to replace the seat hears it needs no one new
+                    self._back(match, turn, pid)
                 continue
             if mark == "abandoned":
                 continue
@@ -85,6 +87,13 @@ class Dropouts:
                                            missed=count, left=left, turn=turn["number"])
         self.queue.queue(f"dropout:warn:{match['id']}:{turn['number']}.{turn['rev']}:{pid}", match["id"],
                          player["email"], subject, text)
+
+    def _back(self, match: dict, turn: dict, pid: str) -> None:
+        seat = self.store.player(match["id"], pid)
+        subject, text = self.renderer.mail("seat_abandoned", self.lookups.lang_of(match), match=self._ctx(match),
+                                           seat=seat, missed=0, role="back", address=self.lookups.settings.address)
+        self.queue.queue(f"dropout:back:{match['id']}:{turn['number']}.{turn['rev']}:{pid}", match["id"],
+                         match["gm_email"], subject, text)
 
     def _abandoned(self, match: dict, turn: dict, pid: str, count: int) -> None:
         """The GM is asked to replace the seat; every player (the absent one too) is told."""

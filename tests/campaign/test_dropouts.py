@@ -98,3 +98,14 @@ def test_the_cli_status_lists_the_seats(seats_table):
     _, text = t.ref.renderer.mail("gm_done", "de", **t.ref.notices.status_ctx(match, None), command="status",
                                   done="status")
     assert "Verpasste Züge in Folge, je Platz:" in text and "  cyd (Cyd): 1 (gewarnt)" in text
+
+
+def test_the_gm_hears_when_an_abandoned_seat_is_played_again(seats_table):
+    t = seats_table(**RULE)
+    only_ann_and_bob_play(t, 2)
+    for p in ("ann", "bob", "cyd"):
+        t.bid(p)
+    t.ref.tick()   # all in: an early close
+    [back] = [m for m in t.mails()["gm@example.org"] if "played again" in m.splitlines()[0]]
+    assert 'Cyd ("cyd") has sent orders again' in back
+    assert seat_rows.seat_status(t.ref.store, "toy1") == {}
