@@ -36,16 +36,36 @@ def read_date(value) -> date | None:
 
 def past_absences(store, match: dict, deadline: datetime | None, zone) -> datetime | None:
     """``deadline`` moved past every absence (policy ``extend``) it falls in."""
+    return moved_past(store, match, deadline, zone)[0]
+
+
+def moved_past(store, match: dict, deadline: datetime | None, zone) -> tuple[datetime | None, list[dict]]:
+    """(``deadline`` moved past every absence it falls in, the absences it moved past)."""
     if deadline is None or (match["spec"].get("absence") or {}).get("policy") != "extend":
-        return deadline
-    rows = seat_rows.absences(store, match["id"])
+        return deadline, []
+    rows, passed = seat_rows.absences(store, match["id"]), []
     for _ in range(MAX_MOVES):
-        covering = [datetime.fromisoformat(r["until"]) for r in rows
+        covering = [r for r in rows
                     if datetime.fromisoformat(r["start"]) <= deadline < datetime.fromisoformat(r["until"])]
         if not covering:
-            return deadline
-        deadline = _same_time_after(deadline, max(covering), zone)
-    return deadline
+            break
+        passed += covering
+        deadline = _same_time_after(deadline, max(datetime.fromisoformat(r["until"]) for r in covering), zone)
+    return deadline, passed
+
+
+def tell_moved(parts, match_id: str, passed: list[dict]) -> None:
+    """A new turn's deadline moved past absences: everyone hears who is away.
+    ``parts``: anything with the authority's store, renderer, look-ups, queue,
+    notices and clock (``Closing`` at a close)."""
+    match = parts.store.match(match_id)
+    zone = parts.lookups.timing(match).zone
+    for row in passed:
+        away = parts.store.player(match_id, row["player"])
+        start = datetime.fromisoformat(row["start"]).astimezone(zone).date()
+        until = (datetime.fromisoformat(row["until"]).astimezone(zone) - timedelta(minutes=1)).date()
+        if away is not None:
+            _tell_all(parts, match, away, start, until)
 
 
 def _same_time_after(deadline: datetime, back: datetime, zone) -> datetime:
@@ -122,15 +142,20 @@ class Absence:
         return new
 
     def _tell_all(self, match, away: dict, start_day: date, until_day: date) -> None:
-        match = self.store.match(match["id"])
-        turn = self.store.current_turn(match["id"])
-        readers = [(p["email"], self.lookups.lang_of(match, p), p) for p in self.store.players(match["id"])]
-        readers.append((match["gm_email"], self.lookups.lang_of(match), None))
-        readers += [(o["email"], o["lang"] or self.lookups.lang_of(match), None) for o in self.store.observers(match["id"])]
-        stamp = f"{turn['number']}.{turn['rev']}:{away['id']}:{start_day.isoformat()}"
-        for address, lang, reader in readers:
-            subject, text = self.renderer.mail("absence_notice", lang, **self.notices.status_ctx(match, reader),
-                                               away=away, start=start_day.isoformat(), until=until_day.isoformat())
-            calendar = (self.lookups.calendar_part(match, turn, lang, self.now()) if reader is not None else None)
-            self.queue.queue(f"absence:{match['id']}:{stamp}:{address}", match["id"], address, subject, text,
-                             calendar=calendar)
+        _tell_all(self, self.store.match(match["id"]), away, start_day, until_day)
+
+
+def _tell_all(parts, match, away: dict, start_day: date, until_day: date) -> None:
+    """Every seat, the GM and the observers: who is away, and the deadline that moved."""
+    lookups = parts.lookups
+    turn = parts.store.current_turn(match["id"])
+    readers = [(p["email"], lookups.lang_of(match, p), p) for p in parts.store.players(match["id"])]
+    readers.append((match["gm_email"], lookups.lang_of(match), None))
+    readers += [(o["email"], o["lang"] or lookups.lang_of(match), None) for o in parts.store.observers(match["id"])]
+    stamp = f"{turn['number']}.{turn['rev']}:{away['id']}:{start_day.isoformat()}"
+    for address, lang, reader in readers:
+        subject, text = parts.renderer.mail("absence_notice", lang, **parts.notices.status_ctx(match, reader),
+                                            away=away, start=start_day.isoformat(), until=until_day.isoformat())
+        calendar = lookups.calendar_part(match, turn, lang, parts.now()) if reader is not None else None
+        parts.queue.queue(f"absence:{match['id']}:{stamp}:{address}", match["id"], address, subject, text,
+                          calendar=calendar)

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
-from referee.authority.absence import past_absences
+from referee.authority.absence import moved_past, tell_moved
 from referee.authority.dropouts import Dropouts
 from referee.authority.orders import orders_text
 from referee.authority.wording import Refusal
@@ -158,11 +158,12 @@ class Closing:
             else:
                 old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
                 deadline = self.lookups.timing(match).next_deadline(now, old) if match["status"] == "running" else None
-                deadline = past_absences(self.store, match, deadline, self.lookups.timing(match).zone)   # issue 18
+                deadline, away = moved_past(self.store, match, deadline, self.lookups.timing(match).zone)   # issue 18
                 self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
                 nxt = self.store.current_turn(match_id)
+                tell_moved(self, match_id, away)   # issue 18: a deadline moved past an absence, everyone told
             self.dropouts.after_close(match, turn, missing)
             # the reports' bodies stay in the result only until the archive holds them
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)

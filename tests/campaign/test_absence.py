@@ -44,6 +44,11 @@ def test_extend_moves_a_later_turns_deadline_when_it_opens(seats_table):
     zone = t.ref.lookups.timing(t.ref.store.match("toy1")).zone
     nxt = t.deadline().astimezone(zone)
     assert (nxt.day, nxt.hour) == (8, 10)   # Sunday, the first day back, at the usual time
+    sent = t.mails()
+    for reader in ("ann@example.org", "bob@example.org", "gm@example.org"):
+        assert any("Cyd is away" in m or "Cyd ist abwesend" in m for m in sent[reader]), reader
+    [told] = [m for m in sent["ann@example.org"] if "Cyd is away" in m]
+    assert "from 2026-03-05 until 2026-03-07" in told and "turn 2 has moved" in told
 
 
 def test_defaults_policy_plays_defaults_without_counting_a_missed_turn(seats_table):
