@@ -22,6 +22,9 @@ COMMANDS = {
     "observer": ("Add an observer who gets every report: email=ADDRESS [lang=en|de].", "email= [lang=]"),
     "end": ("End the match now.", ""),
     **cli_talk.COMMANDS,   # issue 18: the chronicle, approve and decline letters
+    # issue 18: an open match (seats filled by "command: join")
+    "close-joining": ("Take no more players by mail (nor on the wait list).", ""),
+    "open-joining": ("Take players by mail again.", ""),
 }
 
 
@@ -68,7 +71,7 @@ def _make(name: str, text: str, takes: str):
         if match is None:
             known = ", ".join(m["id"] for m in ref.store.matches()[:10]) or "none yet"
             raise Fail(f"no match {match_id!r} in {env.cfg.store}", f"known matches: {known} (`referee status`)")
-        if name == "status":
+        if name == "status" and ref.store.current_turn(match_id) is not None:   # else (open): seats, from gm_command
             _, text = ref.renderer.mail("gm_done", ref.lookups.lang_of(match), **ref.notices.status_ctx(match, None),
                                         command="status", done="status")
             click.echo(text.rstrip())

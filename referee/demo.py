@@ -37,6 +37,10 @@ START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 SEATS = {"founding_fathers": (["washington", "franklin", "dickinson", "wilson"], "en"),
          "perricumer_ratsspiel": (["alrik", "boronian", "cordovan"], "de")}
 MISS_EVERY = 7  # every 7th (player, turn) forgets to write: default orders at the deadline
+# issue 18: a seat that stops writing from a turn on, until the GM (by mail) gives it to a
+# successor; the match file's dropouts rule warns, then marks it abandoned
+DROPOUT = {"perricumer_ratsspiel": ("cordovan", 2)}
+DROPOUT_RULE = {"warn_after": 1, "abandon_after": 2}
 MAX_TURNS = 2000
 
 
@@ -102,6 +106,8 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
             "players": [{"id": s, "name": s.title(), "email": f"{s}@demo.test"} for s in seats],
             "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True,
             "close_guard": {"hold": False}}   # no GM answers in the demo: a silent table is not held (issue 13)
+    if name in DROPOUT:
+        spec["dropouts"] = DROPOUT_RULE
     sample = getattr(rules, "sample_options", None)
     if callable(sample):
         spec["options"] = sample(seats)
@@ -120,20 +126,25 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
         state = rules.load(turn["state"])
         demo_talk.play(name, match_id, turn["number"], cfg, clock, keys, gm_key, service)
         missed = []
+        gone, since = DROPOUT.get(name, (None, 0))
         for player in sorted(turn["awaiting"]):
             if player.startswith("@"):
                 continue  # GM stages are left to their defaults in the demo
-            if chooser.below(MISS_EVERY) == 0 and turn["number"] > 1:
+            address = ref.store.player(match_id, player)["email"]
+            if chooser.below(MISS_EVERY) == 0 and turn["number"] > 1 or (
+                    player == gone and turn["number"] >= since and address == f"{player}@demo.test"):
                 missed.append(player)
                 continue
             orders = rand(state, player, chooser)
-            _drop(cfg.mail_in.maildir, clock, match_id, player, keys[f"{player}@demo.test"], turn["number"], orders)
+            _drop(cfg.mail_in.maildir, clock, match_id, player, keys[address], turn["number"], orders, address)
         clock.now += timedelta(minutes=30)
         service.poll_once()
         service.tick()
         if missed:  # let the deadline pass: the referee fills default orders
             clock.now = datetime.fromisoformat(turn["deadline"]) + timedelta(minutes=1)
             service.tick()
+        if _replace_abandoned(ref, service, clock, cfg, match_id, gm_key):
+            keys = _keys(cfg.mail_out.maildir)   # the successor's key, from the welcome mail
         if turn["number"] % 10 == 0:
             say(f"  turn {turn['number']} resolved")
     last = ref.store.current_turn(match_id)
@@ -154,11 +165,36 @@ def _keys(out: Path) -> dict[str, str]:
     return found
 
 
-def _drop(inbox: Path, clock: SimClock, match_id: str, player: str, key: str, turn: int, orders: dict) -> None:
+def _replace_abandoned(ref, service, clock, cfg, match_id: str, gm_key: str) -> bool:
+    """The demo's GM answers the referee's request: every seat marked abandoned
+    goes, by a GM mail, to a successor (``<seat>.2@demo.test``)."""
+    from referee.store import seats as seat_rows
+
+    given = False
+    for seat, row in sorted(seat_rows.seat_status(ref.store, match_id).items()):
+        if row["mark"] != "abandoned":
+            continue
+        doc = yaml.safe_dump({"match": match_id, "player": "gm", "key": gm_key, "command": "replace", "seat": seat,
+                              "email": f"{seat}.2@demo.test", "name": f"{seat.title()} II"}, sort_keys=False)
+        msg = EmailMessage(policy=policy.default)
+        msg["From"], msg["To"], msg["Subject"] = "GM <gm@demo.test>", "referee@localhost", f"{match_id} replace {seat}"
+        msg["Date"] = format_datetime(clock.now)
+        msg["Message-ID"] = f"<{match_id}.replace.{seat}.{row['turn']}@demo.test>"
+        msg.set_content(f"{doc}\n")
+        mailbox.Maildir(str(cfg.mail_in.maildir), factory=None, create=True).add(msg.as_bytes())
+        given = True
+    if given:
+        service.poll_once()
+        service.flush()
+    return given
+
+
+def _drop(inbox: Path, clock: SimClock, match_id: str, player: str, key: str, turn: int, orders: dict,
+          address: str | None = None) -> None:
     doc = yaml.safe_dump({"match": match_id, "player": player, "key": key, "turn": turn, "orders": orders},
                          sort_keys=False, allow_unicode=True)
     msg = EmailMessage(policy=policy.default)
-    msg["From"] = f"{player.title()} <{player}@demo.test>"
+    msg["From"] = f"{player.title()} <{address or player + '@demo.test'}>"
     msg["To"] = "referee@localhost"
     msg["Subject"] = f"{match_id} turn {turn}"
     msg["Date"] = format_datetime(clock.now)

@@ -18,6 +18,8 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
+from referee.authority.absence import moved_past, tell_moved
+from referee.authority.dropouts import Dropouts
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
 from referee.authority.wording import Refusal
@@ -64,6 +66,7 @@ class Closing:
     def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now) -> None:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
+        self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
     # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
@@ -160,10 +163,13 @@ class Closing:
             else:
                 old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
                 deadline = self.lookups.timing(match).next_deadline(now, old) if match["status"] == "running" else None
+                deadline, away = moved_past(self.store, match, deadline, self.lookups.timing(match).zone)   # issue 18
                 self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
                                     awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
                                     opened=now)
                 nxt = self.store.current_turn(match_id)
+                tell_moved(self, match_id, away)   # issue 18: a deadline moved past an absence, everyone told
+            self.dropouts.after_close(match, turn, missing)
             # the reports' bodies stay in the result only until the archive holds them
             mails = self._queue_reports(match, turn, rules, res, missing, nxt)
             result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),

@@ -7,16 +7,21 @@ from datetime import datetime
 from referee import checks
 from referee.authority import keys, talk
 from referee.authority.closing import report_ref
+from referee.authority.dropouts import seat_replaced
+from referee.authority.joining import JOIN_GM_COMMANDS, Joining
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
 from referee.authority.replies import Handled, _at
+from referee.authority.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.wording import Own, Refusal
 from referee.contract import GM
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
+PLAYER_COMMANDS += SEAT_COMMANDS   # issue 18, seats: new-key, address, absent (seat_commands.py)
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
                "end", "status", "close")
 PLAYER_COMMANDS += talk.PLAYER_COMMANDS   # issue 18: table talk and letters (referee/authority/talk.py)
 GM_COMMANDS += talk.GM_COMMANDS           # issue 18: the chronicle, approve and decline letters
+GM_COMMANDS += JOIN_GM_COMMANDS   # issue 18, seats: close-joining, open-joining (joining.py)
 
 
 class Commands:
@@ -29,6 +34,10 @@ class Commands:
         self.store, self.renderer, self.lookups, self.queue = store, renderer, lookups, queue
         self.replies, self.orders, self.notices, self.matches, self.closing = replies, orders, notices, matches, closing
         self.settings, self.now = settings, now
+        self.seats = SeatCommands(store, renderer, lookups, queue, replies, notices, settings, now)   # issue 18
+        self.joining = Joining(store, renderer, lookups, queue, replies, matches, settings, now,   # issue 18
+                               replace=self.replace_player)
+        closing.dropouts.on_abandoned = self.joining.fill_abandoned   # a seat given up goes to the wait list
 
     # -- players -------------------------------------------------------------
     def player_command(self, mail, match, player, env, doc) -> Handled:
@@ -40,6 +49,8 @@ class Commands:
                                                                *_at(doc, "command"))], player=player)
         if cmd in talk.PLAYER_COMMANDS:
             return self.talk.player_command(mail, match, player, env, doc)
+        if cmd in self.seats.handlers:   # issue 18: new-key, address, absent
+            return self.seats.handle(mail, match, player, env, doc)
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         if cmd == "resend":
@@ -109,6 +120,9 @@ class Commands:
         args = args or {}
         if cmd in talk.GM_COMMANDS:
             return self.talk.gm_command(match_id, cmd, args, requested_by)
+        match = self.store.match(match_id)
+        if match is not None and self.joining.gm_takes(match, cmd):   # issue 18: joining, an open match
+            return self.joining.gm_command(match_id, cmd, args)
         if cmd == "start":
             self.matches.start(match_id)
             return "started"
@@ -205,6 +219,7 @@ class Commands:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
+            seat_replaced(self.store, match_id, player_id)   # issue 18: the newcomer starts with a clean record
             turn = self.store.current_turn(match_id)
             rules = self.lookups.rules(match)
             self.matches.welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),

@@ -115,6 +115,8 @@ class Intake:
             if not self.replies.known(mail.sender):   # whether a match exists is no stranger's business
                 return self.replies.refuse_stranger(mail, "match.unknown")
             return self.replies.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
+        if self.commands.joining.takes(match, env):   # issue 18: joining, and a match not started yet
+            return self.commands.joining.handle(mail, match, env, doc)
         if env.player in GM_IDS:
             return self.commands.gm_mail(mail, match, env, doc)
         member = self.replies.known(mail.sender, match)
@@ -124,6 +126,8 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "player.unknown", mid)
             return self.replies.refuse(mail, match, lang, [Own("player.unknown", {"match": match["id"], "player": env.player},
                                                                *_at(doc, "player"))])
+        if self.commands.seats.confirming(env):   # issue 18: an address code proves itself, no key
+            return self.commands.seats.identity.confirm(mail, match, player, env, doc)
         lang = self.lookups.lang_of(match, player)
         if (env.key or "").strip().upper() in PLACEHOLDER_KEYS:  # nobody else's attempt: no warning to the owner
             if not member:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from referee import checks, registry
-from referee.authority import keys
+from referee.authority import keys, seating
 from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
@@ -100,6 +100,8 @@ class Matches:
                      seed: str | None = None) -> Created:
         """Validate, set up, issue keys and queue the welcome mails, all in one transaction."""
         spec = spec if isinstance(spec, MatchSpec) else load_spec(spec, self.now())
+        if spec.free_seats():   # issue 18: open for joining; set up once the seats are taken
+            return seating.open_match(self, spec, gm_key, seed)
         try:
             rules = registry.get(spec.game)
         except LookupError as e:

@@ -2,6 +2,7 @@
 back, ended), and the status a reply or a notice shows."""
 from __future__ import annotations
 
+from referee.authority.dropouts import seat_lines
 from referee.authority.orders import orders_text
 from referee.authority.position import position_text, summary_text
 
@@ -23,7 +24,8 @@ class Notices:
                 "awaited": [names[p]["name"] for p in turn["awaiting"] if p not in subs],
                 "waiting": sorted(names[p]["name"] for p in self.store.waits(match["id"], turn["number"])),
                 "player": player, "owes": bool(player and player["id"] in turn["awaiting"]),
-                "mine": orders_text(mine["orders"]) if mine else None}
+                "mine": orders_text(mine["orders"]) if mine else None,
+                "seats": seat_lines(self.store, match, names, self.now()) if player is None else []}   # issue 18
 
     def notify_all(self, match_id: str, event: str) -> None:
         """Tell every player, the GM and every observer about a change of the match's

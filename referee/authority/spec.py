@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from referee import checks
 from referee.authority.talk_spec import PressSpec
 
+MAX_SEATS = 50   # issue 18: seats of an open match
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -45,6 +47,28 @@ class ObserverSpec(_Strict):
         return checks.email(v)
 
 
+# -- issue 18, seats (life-seats): dropouts and absence ------------------------
+class DropoutSpec(_Strict):
+    """After ``warn_after`` missed turns in a row the player is warned; after
+    ``abandon_after`` the seat is marked abandoned and offered to the GM."""
+    warn_after: int = Field(2, ge=1, le=50)
+    abandon_after: int = Field(3, ge=1, le=50)
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.warn_after >= self.abandon_after:
+            raise ValueError("warn_after must be smaller than abandon_after")
+        return self
+
+
+class AbsenceSpec(_Strict):
+    """``command: absent``: what happens to deadlines in an absence, how long one
+    may be and how many a player may declare in a match."""
+    policy: Literal["extend", "defaults"] = "defaults"
+    max_days: int = Field(14, ge=1, le=60)
+    max_times: int = Field(2, ge=1, le=20)
+
+
 class MatchSpec(_Strict):
     id: str
     game: str
@@ -64,6 +88,50 @@ class MatchSpec(_Strict):
     # -- hardening (issue 13, ops): see OutageSpec and CloseGuardSpec below
     outage: OutageSpec = Field(default_factory=lambda: OutageSpec())
     close_guard: CloseGuardSpec = Field(default_factory=lambda: CloseGuardSpec())
+    # -- issue 18, seats (life-seats) --
+    dropouts: DropoutSpec | None = None        # none: a missing player is defaulted, never offered
+    absence: AbsenceSpec | None = None         # none: "command: absent" is refused
+
+    seats: int | list[str] | None = None        # an open match: seats beyond players: filled by "command: join"
+    wait_list: int = Field(10, ge=0, le=50)    # joiners kept once every seat is taken
+
+    @field_validator("absence", mode="before")
+    @classmethod
+    def _absence_word(cls, v):
+        return {"policy": v} if isinstance(v, str) else v
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, v):
+        if isinstance(v, int) and not 1 <= v <= MAX_SEATS:
+            raise ValueError(f"a number of seats from 1 to {MAX_SEATS}")
+        if isinstance(v, list):
+            if not 1 <= len(v) <= MAX_SEATS:
+                raise ValueError(f"from 1 to {MAX_SEATS} seat ids")
+            v = [checks.seat(s, "seats") for s in v]
+            if len(set(v)) != len(v):
+                raise ValueError("each seat id only once")
+        return v
+
+    @model_validator(mode="after")
+    def _seats_hold_the_players(self):
+        if isinstance(self.seats, int) and self.seats < len(self.players):
+            raise ValueError(f"seats: {self.seats}, but {len(self.players)} players are named already")
+        if isinstance(self.seats, list):
+            outside = [p.id for p in self.players if p.id not in self.seats]
+            if outside:
+                raise ValueError(f"seats: the players {', '.join(outside)} have no seat in the list")
+        return self
+
+    def free_seats(self) -> list[str]:
+        """Seat ids still to fill by joining (named, or numbered: seat1, seat2 ...)."""
+        taken = {p.id for p in self.players}
+        if isinstance(self.seats, list):
+            return [s for s in self.seats if s not in taken]
+        if isinstance(self.seats, int):
+            numbered = (f"seat{i}" for i in range(1, MAX_SEATS * 2 + 1) if f"seat{i}" not in taken)
+            return [next(numbered) for _ in range(self.seats - len(self.players))]
+        return []
 
     @field_validator("id")
     @classmethod

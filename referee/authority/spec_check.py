@@ -11,12 +11,13 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from referee import checks, registry
-from referee.authority.spec import CloseGuardSpec, MatchSpec, ObserverSpec, OutageSpec, PlayerSpec
+from referee.authority.spec import AbsenceSpec, CloseGuardSpec, DropoutSpec, MatchSpec, ObserverSpec, OutageSpec, PlayerSpec
 from referee.authority.talk_spec import PressSpec
 from referee.contract import phrase
 
 MAX_PROBLEMS = 40
-_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec, "press": PressSpec}
+_FIELDS = {"": MatchSpec, "players": PlayerSpec, "observers": ObserverSpec, "press": PressSpec,
+           "dropouts": DropoutSpec, "absence": AbsenceSpec}   # the last two: issue 18, seats
 # -- hardening (issue 13, ops): the outage and close guard options' own fields
 _FIELDS.update({"outage": OutageSpec, "close_guard": CloseGuardSpec})
 
@@ -50,6 +51,8 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
     rules = _game(data.get("game"), add) if now is not None else None
     if rules is not None and isinstance(players, list):
         ids = [p.get("id") for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)]
+        if spec is not None:   # issue 18: an open match is checked with its seats all taken
+            ids += spec.free_seats()
         options = dict(data.get("options") or {}) if isinstance(data.get("options"), dict) else {}
         if data.get("edition") is not None:
             options.setdefault("edition", data["edition"])

@@ -136,6 +136,12 @@ NOTHING_TO_FIX = frozenset({
     "mail.rate_limited", "gm.pause", "gm.resume", "gm.extend_none", "gm.no_open_turn",
     "gm.no_resolved_turn"}) | _TALK_NOTHING_TO_FIX
 
+# -- issue 18, seats (life-seats): the seat commands' refusals -----------------
+from referee.authority.seat_wording import SEAT_NOTHING_TO_FIX, SEAT_TEXTS  # noqa: E402
+
+TEXTS.update(SEAT_TEXTS)
+NOTHING_TO_FIX = NOTHING_TO_FIX | SEAT_NOTHING_TO_FIX
+
 MAX_PROBLEM = 600   # one problem's text in a reply, whatever the document held
 _PLACE = {"en": ("Line {line}, column {column}: ", "Line {line}: "),
           "de": ("Zeile {line}, Spalte {column}: ", "Zeile {line}: ")}

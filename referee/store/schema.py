@@ -153,4 +153,53 @@ CREATE TABLE IF NOT EXISTS chronicle (
 );
 CREATE INDEX IF NOT EXISTS press_turn ON press (match, turn);
 CREATE INDEX IF NOT EXISTS chronicle_turn ON chronicle (match, turn);
+-- issue 18, seats (life-seats): missed turns, seats warned or given up, absences,
+-- address changes waiting for their code (referee/store/seats.py reads and writes them)
+CREATE TABLE IF NOT EXISTS seat_turns (
+    match  TEXT NOT NULL,
+    player TEXT NOT NULL,
+    turn   INTEGER NOT NULL,
+    missed INTEGER NOT NULL,                 -- 1: defaulted, 0: orders came in (an excused turn has no row)
+    PRIMARY KEY (match, player, turn)
+);
+CREATE TABLE IF NOT EXISTS seat_status (
+    match  TEXT NOT NULL,
+    player TEXT NOT NULL,
+    mark   TEXT NOT NULL,                    -- warned | abandoned
+    turn   INTEGER NOT NULL,
+    at     TEXT NOT NULL,
+    PRIMARY KEY (match, player)
+);
+CREATE TABLE IF NOT EXISTS absences (
+    match  TEXT NOT NULL,
+    player TEXT NOT NULL,
+    start  TEXT NOT NULL,                    -- aware ISO (UTC), the first moment away
+    until  TEXT NOT NULL,                    -- aware ISO (UTC), the moment back
+    at     TEXT NOT NULL,
+    PRIMARY KEY (match, player, start)
+);
+CREATE TABLE IF NOT EXISTS address_changes (
+    match      TEXT NOT NULL,
+    player     TEXT NOT NULL,
+    new_email  TEXT NOT NULL,
+    code_hash  TEXT NOT NULL,                -- keyed hash of the code mailed to new_email
+    expires    TEXT NOT NULL,
+    tries      INTEGER NOT NULL DEFAULT 0,   -- wrong codes sent so far
+    sent       INTEGER NOT NULL DEFAULT 1,   -- codes mailed since first_sent
+    first_sent TEXT NOT NULL,
+    PRIMARY KEY (match, player)
+);
+CREATE TABLE IF NOT EXISTS joining (
+    match  TEXT PRIMARY KEY,
+    closed INTEGER NOT NULL DEFAULT 0        -- 1: the GM closed joining (and the wait list)
+);
+CREATE TABLE IF NOT EXISTS wait_list (
+    match  TEXT NOT NULL,
+    email  TEXT NOT NULL,
+    name   TEXT NOT NULL,
+    lang   TEXT,
+    pos    INTEGER NOT NULL,
+    at     TEXT NOT NULL,
+    PRIMARY KEY (match, email)
+);
 """

@@ -1,0 +1,31 @@
+"""The fixture of the campaign tests (issue 18): ``seats_table(**extra)`` makes a
+toy-game table (seats_table.Table) with extra match-file fields."""
+from __future__ import annotations
+
+import pytest
+import toygame  # tests/ is on sys.path (tests/conftest.py)
+from seats_table import Table
+
+from referee import registry
+
+
+@pytest.fixture
+def seats_table(tmp_path):
+    registry.register(toygame.RULES)
+    made = []
+
+    def make(**extra) -> Table:
+        made.append(Table(tmp_path, **extra))
+        return made[-1]
+    yield make
+    for t in made:
+        t.ref.store.close()
+    registry.unregister(toygame.RULES.name)
+
+
+@pytest.fixture
+def toy():
+    """The toy game registered for a test that makes its own tables."""
+    registry.register(toygame.RULES)
+    yield
+    registry.unregister(toygame.RULES.name)
