@@ -11,7 +11,15 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from referee import checks, registry
-from referee.authority.spec import AbsenceSpec, CloseGuardSpec, DropoutSpec, MatchSpec, ObserverSpec, OutageSpec, PlayerSpec
+from referee.authority.spec import (
+    AbsenceSpec,
+    CloseGuardSpec,
+    DropoutSpec,
+    MatchSpec,
+    ObserverSpec,
+    OutageSpec,
+    PlayerSpec,
+)
 from referee.authority.talk_spec import PressSpec
 from referee.contract import phrase
 
