@@ -132,6 +132,8 @@ def cached_png(svg: str) -> bytes | None:
         future = _ready.get(key)
         if future is not None:
             _ready.move_to_end(key)
+    if future is not None and future.cancel():   # not started yet: this process renders it, not waits for it
+        future = None
     if future is not None:
         try:
             return future.result(timeout=WAIT)
@@ -152,3 +154,13 @@ def cached_png(svg: str) -> bytes | None:
         while len(_ready) > KEEP:
             _ready.popitem(last=False)[1].cancel()
     return png
+
+
+def shutdown() -> None:
+    """Stop the picture workers (waiting for them); the next ``prerender`` starts new ones."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+        _ready.clear()
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -77,6 +77,7 @@ class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
     def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
+        self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                       keep_trailing_newline=True, trim_blocks=False)
