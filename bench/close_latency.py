@@ -210,6 +210,7 @@ def main() -> None:
         print(f"  confirmation latency during the close ({len(d)} mails, {r['timeouts']} without answer in 120 s): "
               f"median {statistics.median(d):.2f} s, p90 {percentile(d, 0.9):.2f} s, p99 {percentile(d, 0.99):.2f} s, "
               f"max {max(d):.2f} s (target p99 <= 2 s)")
+        print("  in the order sent: " + " ".join(f"{x:.2f}" for x in d))
     if q:
         print(f"  with nothing to close ({len(q)} mails): median {statistics.median(q):.2f} s, max {max(q):.2f} s")
 

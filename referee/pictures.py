@@ -98,6 +98,18 @@ def _drop_pool() -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def warm() -> None:
+    """Start the picture workers now (a spawned interpreter takes a second to come up),
+    so the first close's pictures do not wait for them."""
+    with _lock:
+        try:
+            pool = _executor()
+            if pool is not None:
+                pool.submit(int)
+        except (BrokenProcessPool, RuntimeError, OSError):
+            _drop_pool()
+
+
 def prerender(svgs: Iterable[str]) -> int:
     """Start rendering each of ``svgs`` not already ready or under way; returns how
     many were handed to a worker.  Never raises: a picture is an extra."""

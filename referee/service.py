@@ -18,6 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from referee import pictures
 from referee.mail.errors import MailError
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 from referee.mail.source import incoming_of
@@ -157,6 +158,7 @@ class Service:
             closer = self._second_referee()
             if closer is None:
                 return False
+            pictures.warm()
             self._closer = threading.Thread(target=self._close_loop, args=(closer, stop), name="referee-closing",
                                             daemon=True)
             self._closer.start()
@@ -173,12 +175,16 @@ class Service:
         if location is None or location == ":memory:":   # a second connection would see another database
             return None
         try:
-            return Referee(open_store(location), ref.archive.root,
-                           renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
-                           clock=ref.now, settings=ref.settings)
+            store = open_store(location)
         except Exception:
             log.exception("a second connection to the store failed; closing in the mail loop")
             return None
+        if hasattr(store, "_lock") and hasattr(ref.store, "_lock"):
+            # one lock for both connections' write transactions: a waiting writer gets the lock when
+            # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
+            store._lock = ref.store._lock
+        return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
+                       clock=ref.now, settings=ref.settings)
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
