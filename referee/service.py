@@ -18,7 +18,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from referee import pictures
 from referee.mail.errors import MailError
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 from referee.mail.source import incoming_of
@@ -158,7 +157,6 @@ class Service:
             closer = self._second_referee()
             if closer is None:
                 return False
-            pictures.warm()
             self._closer = threading.Thread(target=self._close_loop, args=(closer, stop), name="referee-closing",
                                             daemon=True)
             self._closer.start()

@@ -15,6 +15,7 @@ from conftest import REFEREE, SPEC, Clock, make_referee, raw_mail
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.service import Service
+from referee.store import open_store
 
 MATCHES = 4
 
@@ -39,12 +40,14 @@ def league(root: Path, clock: Clock, apart: bool) -> tuple[dict[str, bytes], lis
     stop = threading.Event()
     runner = threading.Thread(target=service.run, args=(stop,), daemon=True)
     runner.start()
+    watch = open_store(root / "referee.sqlite")   # this thread's own connection, never the service's
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        closed = all(ref.store.current_turn(f"toy{i}")["number"] == 2 for i in range(MATCHES))
-        if closed and not [e for e in ref.store.outbox() if e["status"] in ("queued", "sending")]:
+        closed = all(watch.current_turn(f"toy{i}")["number"] == 2 for i in range(MATCHES))
+        if closed and not [e for e in watch.outbox() if e["status"] in ("queued", "sending")]:
             break
         time.sleep(0.1)
+    watch.close()
     stop.set()
     runner.join(timeout=60)
     assert not runner.is_alive()
