@@ -47,6 +47,7 @@ class Service:
         self.close_apart = close_apart
         self._closer: threading.Thread | None = None
         self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
+        self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
 
     def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
         """Handle every waiting mail and send the answers (``budget``: seconds of
@@ -128,6 +129,8 @@ class Service:
                 if self.close_apart and self._closing_apart(stop):
                     self._closed_some.clear()
                     report = self.poll_once(budget=SEND_SLICE)   # the closing thread ticks
+                    if report.mails:
+                        self._wake_closer.set()   # the last orders of a turn close it early
                 else:
                     report = self.cycle(WORK_SLICE)
                 failures = 0
@@ -147,6 +150,7 @@ class Service:
                 log.exception("the cycle failed; trying again in %ds", pause)
                 stop.wait(pause)
         if self._closer is not None:
+            self._wake_closer.set()
             self._closer.join(timeout=60)
         self.source.close()
 
@@ -186,6 +190,12 @@ class Service:
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
+        try:
+            self._closing(closer, stop)
+        finally:
+            closer.store.close()
+
+    def _closing(self, closer, stop: threading.Event) -> None:
         failures = 0
         while not stop.is_set():
             try:
@@ -200,7 +210,8 @@ class Service:
                 left = self.poll_interval
                 if due is not None:
                     left = max(0.5, min(left, (due - closer.now()).total_seconds() + 0.5))
-                stop.wait(left)
+                self._wake_closer.wait(left)
+                self._wake_closer.clear()
             except Exception:   # each item has its own guard; this is the store or a bug: keep closing
                 failures += 1
                 pause = min(2 ** failures, 60)

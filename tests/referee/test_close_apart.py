@@ -29,7 +29,7 @@ def league(root: Path, clock: Clock, apart: bool) -> tuple[dict[str, bytes], lis
         ref.create_match(dict(SPEC, id=f"toy{i}", observers=[],
                               players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]]),
                          seed=f"apart-{i}")
-    key = next(re.search(rb"Your key: (\S+)", e["message"]).group(1).decode()
+    key = next(re.search(rb"Your key: ([A-Z0-9-]+)", e["message"]).group(1).decode()
                for e in ref.store.outbox("toy0") if e["recipient"] == "ann0@example.org")
     clock.advance(hours=49)   # every deadline passed
     inbox = root / "in"
@@ -78,3 +78,34 @@ def test_a_store_in_memory_is_closed_in_the_loop(tmp_path):
                       close_apart=True)
     assert service._second_referee() is None
     ref.store.close()
+
+
+def test_the_last_orders_close_the_turn_early_without_waiting_for_the_closing_thread_to_wake(tmp_path):
+    """The closing thread sleeps until the next deadline (here 30 s, the poll interval);
+    mail that comes in wakes it, so the turn whose last orders arrive closes at once."""
+    clock = Clock()
+    ref = make_referee(tmp_path, clock)
+    ref.create_match(dict(SPEC, observers=[]), seed="early")
+    keys = {e["recipient"].split("@")[0]: re.search(rb"(?:Your key|Dein Schl\xc3\xbcssel): ([A-Z0-9-]+)", e["message"]).group(1)
+            .decode() for e in ref.store.outbox("toy1") if e["dedupe"].startswith("welcome:")}
+    inbox = tmp_path / "in"
+    service = Service(ref, MaildirSource(inbox), MaildirSink(tmp_path / "out"), address=REFEREE, poll_interval=30,
+                      close_apart=True)
+    stop = threading.Event()
+    runner = threading.Thread(target=service.run, args=(stop,), daemon=True)
+    runner.start()
+    watch = open_store(tmp_path / "referee.sqlite")
+    try:
+        time.sleep(1.0)   # the closing thread has looked once and sleeps
+        for who in ("ann", "bob", "cyd"):
+            mailbox.Maildir(str(inbox)).add(raw_mail(f"{who}@example.org", f"match: toy1\nplayer: {who}\n"
+                                                     f"key: {keys[who]}\nturn: 1\norders:\n  bid: 2\n"))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and watch.current_turn("toy1")["number"] == 1:
+            time.sleep(0.1)
+        assert watch.current_turn("toy1")["number"] == 2
+    finally:
+        stop.set()
+        runner.join(timeout=60)
+        watch.close()
+    assert not runner.is_alive()
