@@ -48,6 +48,7 @@ class Service:
         self._closer: threading.Thread | None = None
         self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
         self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
+        self._mail_first = threading.Event()    # set while the loop handles mail: the closing thread waits
 
     def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
         """Handle every waiting mail and send the answers (``budget``: seconds of
@@ -59,6 +60,7 @@ class Service:
             # One mail in memory at a time (the source reads in bounded chunks); an
             # over-size mail comes as its header section only.
             for item in incoming_of(self.source, limit, MAX_BYTES):
+                self._mail_first.set()   # a closing thread apart lets this mail go first
                 outcome = "refused"  # a mail that breaks the handling is set aside, never read again and again
                 with self.referee.guarded("intake", item.ref):
                     mail = parse_inbound(item.raw, own_addresses=[self.address], size=item.size,
@@ -69,7 +71,10 @@ class Service:
                 report.mails += 1
                 report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
             self._done(finished)
-            sent, more = self._flush(budget)  # answers go out at once, not at the next tick
+            try:
+                sent, more = self._flush(budget)  # answers go out at once, not at the next tick
+            finally:
+                self._mail_first.clear()
             report.sent += sent
             report.more |= more
             if count < limit:
@@ -199,7 +204,11 @@ class Service:
         failures = 0
         while not stop.is_set():
             try:
-                ticked = closer.tick(WORK_SLICE)
+                # one match a call: between two closes, mail being handled goes first (a close holds
+                # the store's write lock for its whole transaction, the answer to a mail needs it too)
+                while self._mail_first.is_set() and not stop.is_set():
+                    stop.wait(0.01)
+                ticked = closer.tick(0)
                 failures = 0
                 if ticked.closed or ticked.reminded:
                     self._closed_some.set()
