@@ -195,6 +195,15 @@ class Service:
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
+        close = closer.closing.close_turn
+
+        def mail_first(match_id: str):
+            # between two closes, mail being handled goes first: a close holds the store's write
+            # lock for its whole transaction, and the answer to a mail needs that lock too
+            while self._mail_first.is_set() and not stop.is_set():
+                stop.wait(0.01)
+            return close(match_id)
+        closer.closing.close_turn = mail_first   # this thread's own Closing, nobody else's
         try:
             self._closing(closer, stop)
         finally:
@@ -204,11 +213,7 @@ class Service:
         failures = 0
         while not stop.is_set():
             try:
-                # one match a call: between two closes, mail being handled goes first (a close holds
-                # the store's write lock for its whole transaction, the answer to a mail needs it too)
-                while self._mail_first.is_set() and not stop.is_set():
-                    stop.wait(0.01)
-                ticked = closer.tick(0)
+                ticked = closer.tick(WORK_SLICE)
                 failures = 0
                 if ticked.closed or ticked.reminded:
                     self._closed_some.set()
