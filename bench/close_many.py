@@ -35,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee import registry  # noqa: E402
+from referee import pictures, registry  # noqa: E402
 from referee.authority import Referee, Settings  # noqa: E402
 from referee.contract import GM, Rng, derive_seed  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
@@ -85,10 +85,11 @@ def orders_in(ref: Referee, match_id: str, rng: Rng) -> None:
                                      f"<{match_id}.{turn['number']}.{pid}@league.test>", "0" * 64, ref.now())
 
 
-def build(root: Path, n: int, turns: int) -> tuple[Referee, Clock]:
+def build(root: Path, n: int, turns: int, settings: Settings | None = None) -> tuple[Referee, Clock]:
+    """N matches of the mix, ``turns`` turns in, every awaited player's orders in, the clock past their deadline."""
     clock = Clock()
     ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                  settings=Settings(address="referee@league.test"))
+                  settings=settings or Settings(address="referee@league.test"))
     rng = Rng(derive_seed("close_many", n))
     for i in range(n):
         ref.create_match(spec_of(i), seed=f"league-{i}")
@@ -142,7 +143,9 @@ def one(n: int, turns: int, profile: str | None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         t = time.perf_counter()
+        workers, pictures.WORKERS = pictures.WORKERS, 0   # the build's pictures are never sent: none rendered
         ref, clock = build(root, n, turns)
+        pictures.WORKERS = workers
         build_s = time.perf_counter() - t
         games_s = games_own_work(ref, n)
         ref.store.checkpoint()
@@ -160,14 +163,16 @@ def one(n: int, turns: int, profile: str | None) -> dict:
             prof.disable()
             prof.dump_stats(profile)
         queued = len(ref.store.outbox())
-        t = time.perf_counter()   # not part of the close: the outbox sends later, but its size counts
+        t, c = time.perf_counter(), time.process_time()   # not part of the close: the outbox sends later
         sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent
-        send_s = time.perf_counter() - t
+        send_s, send_cpu = time.perf_counter() - t, time.process_time() - c
+        pictures.shutdown()   # the picture workers' CPU counts once they are gone
+        workers_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
         ref.store.checkpoint()
         db_after = db_size(root)
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
-        return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued, "sent": sent, "send_s": send_s,
+        return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued, "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "workers_cpu": workers_cpu,
                 "build_s": build_s, "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
@@ -197,7 +202,8 @@ def main() -> None:
         print(f"N={n:5d}: tick {r['tick_s']:7.2f} s wall, {r['tick_cpu']:7.2f} s CPU, {1000 * r['tick_s'] / n:6.1f} ms/match; "
               f"games' own work {r['games_s']:6.2f} s CPU, ratio {r['tick_cpu'] / r['games_s']:.2f} CPU "
               f"(target <= 2.5); closed {r['closed']}, "
-              f"failed {r['failed']}, queued {r['queued']}, sent {r['sent']} into a Maildir in {r['send_s']:.1f} s; peak RSS {r['peak_rss_mb']:.0f} MB "
+              f"failed {r['failed']}, queued {r['queued']}, sent {r['sent']} into a Maildir in {r['send_s']:.1f} s wall, "
+              f"{r['send_cpu']:.1f} s CPU (+{r['workers_cpu']:.1f} s CPU in picture workers); peak RSS {r['peak_rss_mb']:.0f} MB "
               f"(before tick {r['rss_before_mb']:.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, "
               f"close adds {r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and "
               f"{r['archive_close_per_match'] / 1024:.0f} KB/match to the archive; build {r['build_s']:.0f} s",

@@ -53,7 +53,7 @@ class Env:
 
         cfg = self.cfg
         return Service(open_referee(cfg), open_source(cfg), open_sink(cfg), address=cfg.address,
-                       poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg))
+                       poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg), close_apart=True)
 
 
 pass_env = click.make_pass_decorator(Env)

@@ -11,8 +11,15 @@ break weighs more.
 """
 from __future__ import annotations
 
-import functools
+import hashlib
 import logging
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import resvg_py
 
@@ -51,8 +58,121 @@ def picture_png(rules, view: dict, lang: str) -> bytes | None:
     return None if svg is None else png_of(svg)
 
 
-@functools.lru_cache(maxsize=8)
+# -- rendering beside the close ----------------------------------------------------
+# A PNG takes 100-250 ms (text shaping and the PNG encoder), the whole rest of a
+# report's sending a few: a close hands its distinct pictures to worker processes
+# (``prerender``) as soon as it has drawn them, so they are ready on the other
+# core by the time the outbox sends.  What a worker returns is the very bytes
+# ``png_of`` gives here; a worker that dies costs nothing but the time: the
+# picture is rendered here instead (``cached_png``).  Nothing a worker makes is
+# stored: the store and the archive keep the SVG.
+WORKERS = max(1, (os.cpu_count() or 2) - 1)   # 0: render in this process only
+KEEP = 512   # pictures ready or under way (a PNG is 40-70 kB: at most ~35 MB)
+WAIT = 60.0  # seconds a send waits for a worker before rendering itself
+
+_pool: ProcessPoolExecutor | None = None
+_pool_pid = 0
+_ready: OrderedDict[str, Future] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _key(svg: str) -> str:
+    return hashlib.sha256(svg.encode()).hexdigest()
+
+
+def _executor() -> ProcessPoolExecutor | None:
+    """The worker pool, started on first use (spawned: a forked copy of a service
+    would carry its store connection and threads)."""
+    global _pool, _pool_pid
+    if WORKERS <= 0:
+        return None
+    if _pool is None or _pool_pid != os.getpid():
+        _pool, _pool_pid = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")), os.getpid()
+    return _pool
+
+
+def _drop_pool() -> None:
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def warm() -> None:
+    """Start the picture workers now (a spawned interpreter takes a second to come up),
+    so the first close's pictures do not wait for them."""
+    with _lock:
+        try:
+            pool = _executor()
+            if pool is not None:
+                pool.submit(int)
+        except (BrokenProcessPool, RuntimeError, OSError):
+            _drop_pool()
+
+
+def prerender(svgs: Iterable[str]) -> int:
+    """Start rendering each of ``svgs`` not already ready or under way; returns how
+    many were handed to a worker.  Never raises: a picture is an extra."""
+    started = 0
+    with _lock:
+        for svg in svgs:
+            key = _key(svg)
+            if key in _ready:
+                _ready.move_to_end(key)
+                continue
+            try:
+                pool = _executor()
+                if pool is None:
+                    return started
+                _ready[key] = pool.submit(png_of, svg)
+            except (BrokenProcessPool, RuntimeError, OSError):
+                log.warning("the picture workers are gone; pictures are rendered in this process")
+                _drop_pool()
+                return started
+            started += 1
+            while len(_ready) > KEEP:
+                _ready.popitem(last=False)[1].cancel()
+    return started
+
+
 def cached_png(svg: str) -> bytes | None:
-    """``png_of`` remembered: every report of a close carries the same public
-    picture, so the outbox renders it once, not once per recipient."""
-    return png_of(svg)
+    """PNG of ``svg``: a worker's if it rendered it (or is at it), else rendered
+    here and kept; every report of a close carries the same public picture, so
+    it is rendered once, not once per recipient."""
+    key = _key(svg)
+    with _lock:
+        future = _ready.get(key)
+        if future is not None:
+            _ready.move_to_end(key)
+    if future is not None and future.cancel():   # not started yet: this process renders it, not waits for it
+        future = None
+    if future is not None:
+        try:
+            return future.result(timeout=WAIT)
+        except CancelledError:
+            pass
+        except Exception:   # the worker died or hung: this process renders it
+            log.warning("a picture worker failed; rendering the picture here", exc_info=True)
+            with _lock:
+                if _ready.get(key) is future:
+                    del _ready[key]
+                if isinstance(future.exception(timeout=0) if future.done() else None, BrokenProcessPool):
+                    _drop_pool()
+    png = png_of(svg)
+    done: Future = Future()
+    done.set_result(png)
+    with _lock:
+        _ready[key] = done
+        while len(_ready) > KEEP:
+            _ready.popitem(last=False)[1].cancel()
+    return png
+
+
+def shutdown() -> None:
+    """Stop the picture workers (waiting for them); the next ``prerender`` starts new ones."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+        _ready.clear()
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -4,6 +4,12 @@ One cycle: read every waiting mail (each handled and committed before it is
 marked done at the source), close what is due, send the outbox.  Between
 cycles it waits on the source (IMAP IDLE wakes it at once) at most until the
 next deadline or the poll interval.
+
+``close_apart``: ``run`` closes turns in a thread of its own, on a connection
+of its own to the store (a second ``Referee``: all shared state is in the
+store), so a league whose deadlines fall together never holds up the answer to
+a mail; the loop then only reads mail and sends.  A close is one transaction
+either way, and the two connections take turns at the store's write lock.
 """
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ from referee.mail.source import incoming_of
 log = logging.getLogger("referee")
 WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
 WORK_SLICE = 1.0  # seconds of closing, then of sending, before the mailbox is read again
+SEND_SLICE = 0.25  # seconds of sending between mailbox reads while turns close apart
 
 
 @dataclass
@@ -32,11 +39,16 @@ class CycleReport:
 
 class Service:
     def __init__(self, referee, source, sink, *, address: str, poll_interval: float = 60.0,
-                 reopen_source=None) -> None:
+                 reopen_source=None, close_apart: bool = False) -> None:
         self.referee, self.source, self.sink = referee, source, sink
         self.address = address
         self.poll_interval = poll_interval
         self._reopen_source = reopen_source
+        self.close_apart = close_apart
+        self._closer: threading.Thread | None = None
+        self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
+        self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
+        self._mail_first = threading.Event()    # set while the loop handles mail: the closing thread waits
 
     def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
         """Handle every waiting mail and send the answers (``budget``: seconds of
@@ -48,6 +60,7 @@ class Service:
             # One mail in memory at a time (the source reads in bounded chunks); an
             # over-size mail comes as its header section only.
             for item in incoming_of(self.source, limit, MAX_BYTES):
+                self._mail_first.set()   # a closing thread apart lets this mail go first
                 outcome = "refused"  # a mail that breaks the handling is set aside, never read again and again
                 with self.referee.guarded("intake", item.ref):
                     mail = parse_inbound(item.raw, own_addresses=[self.address], size=item.size,
@@ -58,7 +71,10 @@ class Service:
                 report.mails += 1
                 report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1
             self._done(finished)
-            sent, more = self._flush(budget)  # answers go out at once, not at the next tick
+            try:
+                sent, more = self._flush(budget)  # answers go out at once, not at the next tick
+            finally:
+                self._mail_first.clear()
             report.sent += sent
             report.more |= more
             if count < limit:
@@ -96,7 +112,7 @@ class Service:
         """(sent, whether some is left) after sending for at most ``budget`` seconds."""
         sent, start = 0, time.monotonic()
         if budget is not None:
-            batch = 50   # small batches: the budget is looked at between them
+            batch = 50 if budget >= WORK_SLICE else 10   # small batches: the budget is looked at between them
         while True:
             done = self.referee.send_pending(self.sink, limit=batch)
             sent += done.sent
@@ -116,7 +132,13 @@ class Service:
         failures = 0
         while not stop.is_set():
             try:
-                report = self.cycle(WORK_SLICE)
+                if self.close_apart and self._closing_apart(stop):
+                    self._closed_some.clear()
+                    report = self.poll_once(budget=SEND_SLICE)   # the closing thread ticks
+                    if report.mails:
+                        self._wake_closer.set()   # the last orders of a turn close it early
+                else:
+                    report = self.cycle(WORK_SLICE)
                 failures = 0
                 if report.mails or report.closed or report.sent:
                     log.info("mails %s, closed %s, sent %d", report.outcomes, report.closed, report.sent)
@@ -133,17 +155,93 @@ class Service:
                 pause = min(2 ** failures, 60)
                 log.exception("the cycle failed; trying again in %ds", pause)
                 stop.wait(pause)
+        if self._closer is not None:
+            self._wake_closer.set()
+            self._closer.join(timeout=60)
         self.source.close()
+
+    # -- closing in a thread of its own (close_apart) ----------------------------------------
+    def _closing_apart(self, stop: threading.Event) -> bool:
+        """Whether the closing thread runs (started here the first time, again if it died)."""
+        if self._closer is None or not self._closer.is_alive():
+            closer = self._second_referee()
+            if closer is None:
+                return False
+            self._closer = threading.Thread(target=self._close_loop, args=(closer, stop), name="referee-closing",
+                                            daemon=True)
+            self._closer.start()
+        return True
+
+    def _second_referee(self):
+        """A ``Referee`` on a connection of its own to the same store and archive
+        (None where the store cannot be opened twice: then the loop closes turns itself)."""
+        from referee.authority import Referee
+        from referee.render import Renderer
+        from referee.store import open_store
+        ref = self.referee
+        location = getattr(ref.store, "path", None)
+        if location is None or location == ":memory:":   # a second connection would see another database
+            return None
+        try:
+            store = open_store(location)
+        except Exception:
+            log.exception("a second connection to the store failed; closing in the mail loop")
+            return None
+        if hasattr(store, "_lock") and hasattr(ref.store, "_lock"):
+            # one lock for both connections' write transactions: a waiting writer gets the lock when
+            # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
+            store._lock = ref.store._lock
+        return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
+                       clock=ref.now, settings=ref.settings)
+
+    def _close_loop(self, closer, stop: threading.Event) -> None:
+        """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
+        close = closer.closing.close_turn
+
+        def mail_first(match_id: str):
+            # between two closes, mail being handled goes first: a close holds the store's write
+            # lock for its whole transaction, and the answer to a mail needs that lock too
+            while self._mail_first.is_set() and not stop.is_set():
+                stop.wait(0.01)
+            return close(match_id)
+        closer.closing.close_turn = mail_first   # this thread's own Closing, nobody else's
+        try:
+            self._closing(closer, stop)
+        finally:
+            closer.store.close()
+
+    def _closing(self, closer, stop: threading.Event) -> None:
+        failures = 0
+        while not stop.is_set():
+            try:
+                ticked = closer.tick(WORK_SLICE)
+                failures = 0
+                if ticked.closed or ticked.reminded:
+                    self._closed_some.set()
+                    log.info("closed %s", ticked.closed)
+                if ticked.more:
+                    continue
+                due = closer.next_due()
+                left = self.poll_interval
+                if due is not None:
+                    left = max(0.5, min(left, (due - closer.now()).total_seconds() + 0.5))
+                self._wake_closer.wait(left)
+                self._wake_closer.clear()
+            except Exception:   # each item has its own guard; this is the store or a bug: keep closing
+                failures += 1
+                pause = min(2 ** failures, 60)
+                log.exception("closing failed; trying again in %ds", pause)
+                stop.wait(pause)
 
     def _idle(self, stop: threading.Event) -> None:
         left = self.poll_interval
-        due = self.referee.next_due()  # deadline + grace, or a reminder
+        due = None if self._closer is not None else self.referee.next_due()  # deadline + grace, or a reminder
         if due is not None:
             left = max(0.5, min(left, (due - self.referee.now()).total_seconds() + 0.5))
         end = time.monotonic() + left
         while not stop.is_set():
             remaining = end - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or self._closed_some.is_set():   # reports to send
                 return
             before = time.monotonic()
             self.source.wait(min(WAIT_SLICE, remaining))

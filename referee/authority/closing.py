@@ -16,7 +16,7 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from referee import standings
+from referee import pictures, standings
 from referee.authority import crash
 from referee.authority.absence import moved_past, tell_moved
 from referee.authority.dropouts import Dropouts
@@ -178,6 +178,7 @@ class Closing:
             self.store.resolve_turn(match_id, turn["number"], result, now)
             crash.point("close.before_commit")
         crash.point("close.committed")
+        pictures.prerender(result["pictures"].values())   # PNGs made on another core while this one goes on
         # the turn stands whatever happens to its archive; the next tick writes it again
         with self.faults.guarded("archive", f"{match_id}:{turn['number']}", match_id, turn["number"]):
             self.archive_turn(match_id, turn["number"])
@@ -203,7 +204,7 @@ class Closing:
             used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
         return orders, used, missing
 
-    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
         next_info = None
         if nxt is not None:
             info = self.lookups.deadline_info(match, nxt, lang)
@@ -214,19 +215,27 @@ class Closing:
         owes = nxt is not None and viewer in nxt["awaiting"]
         view = rules.view(res.state, viewer)
         return {"match": self.lookups.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
-                "view": view, "picture": svg_of(rules, view, lang),
+                "view": view, "picture": self._picture(rules, res.state, lang, {} if drawn is None else drawn),
                 "standings": standings.table(rules, *moved, lang, self.lookups.names(match["id"])) if moved else [],
                 "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
                 "missing": list(missing), "players": self.lookups.names(match["id"]), "outcome": res.outcome,
                 "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
 
-    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
-        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved)
+    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved, drawn)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
         ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
+
+    @staticmethod
+    def _picture(rules, state, lang: str, drawn: dict) -> str | None:
+        """The board picture in ``lang``: drawn from the public view (a game draws
+        the public part only, so every reader's is the same), once per close and language."""
+        if lang not in drawn:
+            drawn[lang] = svg_of(rules, rules.view(state, None), lang)
+        return drawn[lang]
 
     def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
         """What the referee's report wrapper adds to the game's context: whether a turn
@@ -245,6 +254,7 @@ class Closing:
         as a calendar part (cancelled in the last report)."""
         mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
         calendars: dict[str, str | None] = {}
+        drawn: dict[str, str | None] = {}   # the picture per language, drawn once
         # the standings before and after the turn, read once for every report
         moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
 
@@ -260,16 +270,16 @@ class Closing:
 
         for p in self.store.players(match["id"]):
             lang = self.lookups.lang_of(match, p)
-            mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved)
+            mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved, drawn)
             send(p["id"], p["email"], p["id"])
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lookups.lang_of(match)
             if f"_public.{lang}" not in mails:
                 mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang,
-                                                                   moved)
+                                                                   moved, drawn)
             send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
         lang = self.lookups.lang_of(match)
-        mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved)
+        mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved, drawn)
         send("@gm", match["gm_email"], "_gm")
         return mails
 

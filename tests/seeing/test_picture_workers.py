@@ -1,0 +1,50 @@
+"""Pictures rendered by worker processes (``pictures.prerender``) are the very
+bytes rendered here, and a worker that dies costs nothing but time: the
+sender renders the picture itself."""
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+from seekit import FF, RS, views
+
+from referee import pictures, registry
+
+
+@pytest.fixture
+def svgs():
+    out = []
+    for sample, numbers in ((FF, (1, 30)), (RS, (1, 4))):
+        rules = registry.get(sample.name.removeprefix("demo-"))
+        out += [pictures.svg_of(rules, view, "en") for view in views(sample, numbers).values()]
+    assert len(set(out)) == 4
+    yield out
+    pictures.shutdown()
+
+
+def test_pictures_from_the_workers_are_the_bytes_rendered_here(svgs):
+    assert pictures.prerender(svgs) == 4
+    assert pictures.prerender(svgs) == 0      # under way or ready: not again
+    for svg in svgs:
+        assert pictures.cached_png(svg) == pictures.png_of(svg)
+
+
+def test_a_killed_worker_costs_no_picture(svgs):
+    pictures.warm()
+    pool = pictures._executor()
+    assert pool is not None
+    pictures.prerender(svgs)
+    for pid in list(pool._processes):     # the worker dies while it renders
+        os.kill(pid, signal.SIGKILL)
+    assert [pictures.cached_png(svg) for svg in svgs] == [pictures.png_of(svg) for svg in svgs]
+    # and the next close gets fresh workers
+    pictures.prerender([svgs[0] + " "])
+    assert pictures.cached_png(svgs[0] + " ") == pictures.png_of(svgs[0] + " ")
+
+
+def test_without_workers_the_sender_renders(svgs, monkeypatch):
+    pictures.shutdown()
+    monkeypatch.setattr(pictures, "WORKERS", 0)
+    assert pictures.prerender(svgs) == 0
+    assert pictures.cached_png(svgs[1]) == pictures.png_of(svgs[1])
