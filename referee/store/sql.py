@@ -1,21 +1,20 @@
-"""The store on SQLite: one file, WAL, every multi-step change in one transaction.
+"""The store's SQL, shared by both backends: rows in, dicts out, JSON columns
+decoded here.  A backend (``sqlite.SqliteBackend``, ``postgres.PostgresBackend``)
+owns the connection, transactions and dialect; everything written here is
+portable SQL with ``?`` placeholders (the PostgreSQL backend translates them in
+one place), so a method added to ``SqlStore`` runs on both.
 
-The interface is deliberately narrow (rows in, dicts out, JSON columns
-decoded here) so a PostgreSQL store can implement the same methods.
+Several workers may share a PostgreSQL store: the ``claim_*`` methods are the
+locks they take (on SQLite every write transaction holds the whole file, so
+there they only check).
 """
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
-
-from referee.store.schema import SCHEMA, SCHEMA_VERSION
 
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
@@ -27,7 +26,7 @@ def _iso(t: datetime | None) -> str | None:
     return (t.astimezone(UTC) if t.tzinfo else t).isoformat()
 
 
-def _row(row: sqlite3.Row | None) -> dict | None:
+def _row(row) -> dict | None:
     if row is None:
         return None
     out = {}
@@ -59,7 +58,7 @@ class _TurnRow(dict):
         return value if isinstance(value, str) else None
 
 
-def _turn(row: sqlite3.Row | None) -> dict | None:
+def _turn(row) -> dict | None:
     if row is None:
         return None
     out = _TurnRow(zip(row.keys(), tuple(row)))
@@ -72,62 +71,46 @@ def _dumps(v: Any) -> str:
     return json.dumps(v, sort_keys=True, ensure_ascii=False)
 
 
+# the next place in a match's list (players, observers, history keep the order they came in)
+_NEXT_SEQ = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE match=?)"
+
+
 class SchemaMismatch(RuntimeError):
     pass
 
 
-class SqliteStore:
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # owner-only: it holds key hashes and, until sent, welcome mails with keys
-            # (SQLite gives its -wal and -shm files the database file's mode)
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._init_schema()
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached (or gave up a transaction to break a
+    deadlock) right now: nothing was written; try the same work again later."""
+
+
+class SqlStore:
+    """The store: every method one or a few portable statements on ``self._db``,
+    the backend (``execute`` like sqlite3's, ``transaction``, ``dialect``)."""
+
+    def __init__(self, backend, migrate: bool = False) -> None:
+        from referee.store import migrations
+
+        self._db = backend
+        self.dialect: str = backend.dialect
+        try:
+            # ``migrate``: bring an older store up to date (``referee migrate``); the versions applied
+            self.migrated: list[int] = migrations.open_checked(self, migrate)
+        except BaseException:
+            backend.close()
+            raise
+
+    @property
+    def location(self) -> str:
+        """Where the store lives: a file path, or a PostgreSQL address without password."""
+        return self._db.location
 
     # -- plumbing -------------------------------------------------------
-    def _init_schema(self) -> None:
-        with self.transaction():
-            for stmt in SCHEMA.split(";"):
-                if stmt.strip():
-                    self._db.execute(stmt)
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            elif int(row["value"]) != SCHEMA_VERSION:
-                raise SchemaMismatch(f"{self.path}: schema version {row['value']}, this referee needs {SCHEMA_VERSION}")
-
     @contextmanager
-    def transaction(self) -> Iterator[SqliteStore]:
+    def transaction(self) -> Iterator[SqlStore]:
         """One write transaction; nested calls join the outer one."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield self
-                finally:
-                    self._depth -= 1
-                return
-            self._db.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield self
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            else:
-                self._db.execute("COMMIT")
-            finally:
-                self._depth = 0
+        with self._db.transaction():
+            yield self
 
     def _one(self, sql: str, args: tuple = ()) -> dict | None:
         return _row(self._db.execute(sql, args).fetchone())
@@ -140,6 +123,10 @@ class SqliteStore:
 
     def close(self) -> None:
         self._db.close()
+
+    def checkpoint(self) -> None:
+        """Fold a write-ahead log into the database file (SQLite); a no-op elsewhere."""
+        self._db.checkpoint()
 
     # -- matches --------------------------------------------------------
     def add_match(self, *, id: str, game: str, version: str, spec: dict, seed: str, status: str,
@@ -161,7 +148,8 @@ class SqliteStore:
 
     # -- players and observers -------------------------------------------
     def add_player(self, match: str, id: str, name: str, email: str, lang: str | None, key_hash: str) -> None:
-        self._exec("INSERT INTO players VALUES (?,?,?,?,?,?)", (match, id, name, email.lower(), lang, key_hash))
+        self._exec("INSERT INTO players (match, id, name, email, lang, key_hash, seq) VALUES (?,?,?,?,?,?,"
+                   + _NEXT_SEQ.format(table="players") + ")", (match, id, name, email.lower(), lang, key_hash, match))
 
     def player(self, match: str, player_id: str) -> dict | None:
         return self._one("SELECT * FROM players WHERE match=? AND id=?", (match, player_id))
@@ -170,37 +158,44 @@ class SqliteStore:
         """The language of the newest running match this address plays or
         leads (for answering mail too broken to name its match)."""
         row = self._one(
-            "SELECT COALESCE(p.lang, json_extract(m.spec, '$.language')) AS lang FROM matches m "
+            "SELECT p.lang AS lang, m.spec AS spec FROM matches m "
             "LEFT JOIN players p ON p.match = m.id AND p.email = ? "
             "WHERE (p.email = ? OR m.gm_email = ?) AND m.status != 'ended' ORDER BY m.created DESC LIMIT 1",
             (email.lower(), email.lower(), email.lower()))
-        return row["lang"] if row else None
+        if row is None:
+            return None
+        spec_lang = row["spec"].get("language") if isinstance(row["spec"], dict) else None
+        return row["lang"] or spec_lang
 
     def plays_in(self, match: str, email: str) -> bool:
         return self._one("SELECT 1 AS x FROM players WHERE match=? AND email=?", (match, email.lower())) is not None
 
     def players(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
+        return self._all("SELECT * FROM players WHERE match=? ORDER BY seq", (match,))
 
     def player_names(self, match: str) -> dict[str, str]:
         """{player id: name} in seat order (cheaper than ``players`` for a reply's lists)."""
-        return dict(self._db.execute("SELECT id, name FROM players WHERE match=? ORDER BY rowid", (match,)).fetchall())
+        return dict(self._db.execute("SELECT id, name FROM players WHERE match=? ORDER BY seq", (match,)).fetchall())
 
     def replace_player(self, match: str, player_id: str, email: str, key_hash: str, name: str | None,
                        at: datetime) -> None:
         old = self.player(match, player_id)
-        self._exec("INSERT INTO player_history VALUES (?,?,?,?,?)", (match, player_id, old["email"], email.lower(), _iso(at)))
+        self._exec("INSERT INTO player_history (match, player, old_email, new_email, at, seq) VALUES (?,?,?,?,?,"
+                   + _NEXT_SEQ.format(table="player_history") + ")",
+                   (match, player_id, old["email"], email.lower(), _iso(at), match))
         self._exec("UPDATE players SET email=?, key_hash=?, name=COALESCE(?, name) WHERE match=? AND id=?",
                    (email.lower(), key_hash, name, match, player_id))
 
     def player_history(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM player_history WHERE match=? ORDER BY rowid", (match,))
+        return self._all("SELECT * FROM player_history WHERE match=? ORDER BY seq", (match,))
 
     def add_observer(self, match: str, email: str, lang: str | None) -> bool:
-        return self._exec("INSERT OR IGNORE INTO observers VALUES (?,?,?)", (match, email.lower(), lang)) == 1
+        return self._exec("INSERT INTO observers (match, email, lang, seq) VALUES (?,?,?,"
+                          + _NEXT_SEQ.format(table="observers") + ") ON CONFLICT DO NOTHING",
+                          (match, email.lower(), lang, match)) == 1
 
     def observers(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM observers WHERE match=? ORDER BY rowid", (match,))
+        return self._all("SELECT * FROM observers WHERE match=? ORDER BY seq", (match,))
 
     # -- turns ----------------------------------------------------------
     def add_turn(self, *, match: str, number: int, state: dict, awaiting: dict, deadline: datetime | None,
@@ -251,7 +246,9 @@ class SqliteStore:
     # -- submissions and wait flags -------------------------------------
     def put_submission(self, match: str, turn: int, player: str, orders: dict, message_id: str,
                        content_hash: str, received: datetime) -> None:
-        self._exec("INSERT OR REPLACE INTO submissions VALUES (?,?,?,?,?,?,?)",
+        self._exec("INSERT INTO submissions (match, turn, player, orders, message_id, content_hash, received)"
+                   " VALUES (?,?,?,?,?,?,?) ON CONFLICT (match, turn, player) DO UPDATE SET orders=excluded.orders,"
+                   " message_id=excluded.message_id, content_hash=excluded.content_hash, received=excluded.received",
                    (match, turn, player, _dumps(orders), message_id, content_hash, _iso(received)))
 
     def delete_submission(self, match: str, turn: int, player: str) -> bool:
@@ -268,7 +265,8 @@ class SqliteStore:
 
     def set_wait(self, match: str, turn: int, player: str, on: bool) -> None:
         if on:
-            self._exec("INSERT OR IGNORE INTO waits VALUES (?,?,?)", (match, turn, player))
+            self._exec("INSERT INTO waits (match, turn, player) VALUES (?,?,?) ON CONFLICT DO NOTHING",
+                       (match, turn, player))
         else:
             self._exec("DELETE FROM waits WHERE match=? AND turn=? AND player=?", (match, turn, player))
 
@@ -281,13 +279,16 @@ class SqliteStore:
         return None if row is None else row["outcome"]
 
     def mark_processed(self, message_id: str, content_hash: str, outcome: str, match: str | None, at: datetime) -> None:
-        self._exec("INSERT OR REPLACE INTO processed VALUES (?,?,?,?,?)", (message_id, content_hash, outcome, match, _iso(at)))
+        self._exec("INSERT INTO processed (message_id, content_hash, outcome, match, at) VALUES (?,?,?,?,?)"
+                   " ON CONFLICT (message_id, content_hash) DO UPDATE SET outcome=excluded.outcome,"
+                   " match=excluded.match, at=excluded.at", (message_id, content_hash, outcome, match, _iso(at)))
 
     # -- outbox ------------------------------------------------------------
     def enqueue(self, dedupe: str, match: str | None, recipient: str, message: bytes, now: datetime) -> bool:
         """Queue a message once per dedupe key; False if the key is already queued or sent."""
-        return self._exec("INSERT OR IGNORE INTO outbox (dedupe, match, recipient, message, next_try, created)"
-                          " VALUES (?,?,?,?,?,?)", (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
+        return self._exec("INSERT INTO outbox (dedupe, match, recipient, message, next_try, created)"
+                          " VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                          (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
         # answers and notices before reports: a confirmation never waits behind a league's reports
@@ -300,14 +301,19 @@ class SqliteStore:
         A claim whose owner ``reclaim(claimed_by, claimed_at)`` declares gone is
         taken over: its worker died before it could record the result."""
         with self.transaction():
-            stale = [r["id"] for r in self._all("SELECT id, claimed_by, claimed_at FROM outbox WHERE status='sending'")
-                     if reclaim(r["claimed_by"], r["claimed_at"])]
-            for entry_id in stale:
-                self._exec("UPDATE outbox SET status='queued' WHERE id=?", (entry_id,))
-            rows = self.due(now, limit)
-            for r in rows:
-                self._exec("UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id=?",
-                           (owner, _iso(now), r["id"]))
+            for r in self._all("SELECT id, claimed_by, claimed_at FROM outbox WHERE status='sending'"
+                               + self._db.skip_locked):
+                if reclaim(r["claimed_by"], r["claimed_at"]):
+                    self._exec("UPDATE outbox SET status='queued' WHERE id=? AND status='sending' AND claimed_by=?",
+                               (r["id"], r["claimed_by"]))
+            # rows another worker is claiming right now are passed over, not waited for (PostgreSQL)
+            rows = self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
+                             " ORDER BY dedupe LIKE 'report:%', id LIMIT ?" + self._db.skip_locked,
+                             (_iso(now), limit))
+            for start in range(0, len(rows), 500):
+                ids = [r["id"] for r in rows[start:start + 500]]
+                self._exec(f"UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id IN"
+                           f" ({','.join('?' * len(ids))})", (owner, _iso(now), *ids))
         return rows
 
     def outbox_entry(self, dedupe: str) -> dict | None:
@@ -327,12 +333,8 @@ class SqliteStore:
                        sent_at: datetime | None, scrub: bool = False) -> None:
         """``scrub``: forget the message text (it held a key and has been sent)."""
         self._exec("UPDATE outbox SET status=?, attempts=attempts+1, last_error=?, next_try=?, sent_at=?,"
-                   " message=CASE WHEN ? THEN x'' ELSE message END WHERE id=?",
-                   (status, error, _iso(next_try), _iso(sent_at), scrub, entry_id))
-
-    def checkpoint(self) -> None:
-        """Fold the write-ahead log into the database file and empty it."""
-        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                   " message=CASE WHEN ? THEN ? ELSE message END WHERE id=?",
+                   (status, error, _iso(next_try), _iso(sent_at), scrub, b"", entry_id))
 
     # -- faults: items set aside after an unexpected error ------------------
     def note_fault(self, stage: str, item: str, match: str | None, error: str, at: datetime) -> bool:
@@ -354,8 +356,28 @@ class SqliteStore:
 
     # -- rate limit ---------------------------------------------------------
     def rate_bucket(self, sender: str) -> dict | None:
-        row = self._one("SELECT bucket FROM rate WHERE sender=?", (sender,))
+        # read to be written back: a second worker's mail from the same sender waits (PostgreSQL)
+        row = self._one("SELECT bucket FROM rate WHERE sender=?" + self._db.for_update, (sender,))
         return None if row is None else json.loads(row["bucket"])
 
     def put_rate_bucket(self, sender: str, bucket: dict) -> None:
-        self._exec("INSERT OR REPLACE INTO rate VALUES (?,?)", (sender, _dumps(bucket)))
+        self._exec("INSERT INTO rate (sender, bucket) VALUES (?,?) ON CONFLICT (sender) DO UPDATE"
+                   " SET bucket=excluded.bucket", (sender, _dumps(bucket)))
+
+    # -- claims: what several workers sharing one store lock -------------------
+    def claim_mail(self, message_id: str, content_hash: str, at: datetime) -> bool:
+        """Take a received mail for handling in the current transaction: its
+        processed record is the lock.  False if another worker has handled it (on
+        PostgreSQL a worker handling it right now is waited for: its outcome is
+        what counts, and if it crashed the mail is this worker's)."""
+        return self._exec("INSERT INTO processed (message_id, content_hash, outcome, match, at)"
+                          " VALUES (?,?,'taken',NULL,?) ON CONFLICT DO NOTHING",
+                          (message_id, content_hash, _iso(at))) == 1
+
+    def claim_match(self, match_id: str, wait: bool = True) -> bool:
+        """Lock a match for the current transaction (closing a turn, or a mail that
+        changes it).  ``wait=False``: False at once if another worker holds it.
+        On SQLite a write transaction holds the whole file, so this only asks
+        whether the match exists."""
+        lock = self._db.for_update if wait else self._db.skip_locked
+        return self._one("SELECT id FROM matches WHERE id=?" + lock, (match_id,)) is not None

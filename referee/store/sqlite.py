@@ -1,0 +1,96 @@
+"""The store on SQLite (the embedded default): one file, WAL, every write
+transaction ``BEGIN IMMEDIATE``, which holds the whole file, so workers on
+one machine sharing it are serialised and the store's claims only check."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from referee.store.sql import SchemaMismatch, SqlStore
+
+
+class SqliteBackend:
+    dialect = "sqlite"
+    for_update = ""      # a write transaction already holds the file
+    skip_locked = ""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = self.location = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # owner-only: it holds key hashes and, until sent, welcome mails with keys
+            # (SQLite gives its -wal and -shm files the database file's mode)
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
+        self.execute = self._conn.execute   # the statements run as written: no translation here
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def ddl(self, stmt: str) -> str:
+        return stmt
+
+    def schema_lock(self) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file."""
+
+    def has_table(self, name: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() \
+            is not None
+
+    def columns(self, table: str) -> list[str]:
+        return [r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")]
+
+    def tables(self) -> list[str]:
+        return [r[0] for r in self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file and empty it."""
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class SqliteStore(SqlStore):
+    """The store in one SQLite file (``migrate``: bring an older file up to date)."""
+
+    def __init__(self, path: str | Path, migrate: bool = False) -> None:
+        super().__init__(SqliteBackend(path), migrate=migrate)
+
+    @property
+    def path(self) -> str:
+        return self._db.path
+
+
+__all__ = ["SqliteStore", "SqliteBackend", "SchemaMismatch"]
