@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from referee import checks
+from referee.store.sql import StoreUnavailable
 
 log = logging.getLogger("referee.faults")
 
@@ -50,8 +51,8 @@ class _Guard:
         return self
 
     def __exit__(self, kind, error, tb) -> bool:
-        if error is None or not isinstance(error, Exception):
-            return False
+        if error is None or not isinstance(error, Exception) or isinstance(error, StoreUnavailable):
+            return False   # a store that cannot be reached is no item's fault: the whole cycle waits
         self.failed = True
         first = True
         try:

@@ -18,6 +18,7 @@ from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  #
 from referee.authority.wording import Own, describe
 from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
+from referee.store import StoreUnavailable
 
 GM_IDS = ("@gm", "gm")
 log = logging.getLogger("referee.intake")
@@ -39,12 +40,15 @@ class Intake:
             return Handled(prior, "duplicate", duplicate=True)
         try:
             with self.store.transaction():
-                prior = self.store.processed(mail.message_id, mail.content_hash)
-                if prior is not None:
-                    return Handled(prior, "duplicate", duplicate=True)
+                # the processed record is the lock: a mail another worker has taken is left to it
+                if not self.store.claim_mail(mail.message_id, mail.content_hash, self.now()):
+                    return Handled(self.store.processed(mail.message_id, mail.content_hash) or "duplicate",
+                                   "duplicate", duplicate=True)
                 result = self._handle(mail)
                 crash.point("intake.before_commit")
                 self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
+        except StoreUnavailable:
+            raise   # nothing was written: the mail stays at the source and comes again
         except Exception:
             # A fault in our code or a game's must not make the mail come back
             # forever: refuse it with an apology, keep the mail, log the cause.
@@ -77,6 +81,8 @@ class Intake:
                     problems = read
                 else:
                     env = read
+        if env is not None:   # a close of this match waits for this mail, or this mail for the close
+            self.store.claim_match(env.match)
         match = self.store.match(env.match) if env is not None else None
         turn = self.store.current_turn(match["id"]) if match else None
         mid = match["id"] if match else None
