@@ -15,12 +15,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from referee.store.sql import SqlStore, StoreUnavailable
+from referee.store.sql import SqlStore, StoreUnavailable, without_password
 
 PASSWORD_ENV = "REFEREE_STORE_PASSWORD"   # else libpq's own PGPASSWORD or ~/.pgpass
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -28,15 +28,6 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 
 def is_url(location) -> bool:
     return isinstance(location, str) and location.startswith(URL_SCHEMES)
-
-
-def without_password(url: str) -> str:
-    """The address as it may be shown and logged."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 @lru_cache(maxsize=1024)
@@ -92,10 +83,10 @@ class PostgresBackend:
     skip_locked = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, *, max_size: int = 4, timeout: float = 15.0) -> None:
-        if urlsplit(url).password is not None:
+        if urlsplit(url).password is not None:   # files and logs name the store: no secret in its name
             raise ValueError("a PostgreSQL address must not hold a password: give it in "
                              f"{PASSWORD_ENV} or PGPASSWORD")
-        self.location = url
+        self.location = without_password(url)
         kwargs: dict = {"autocommit": True, "row_factory": _row_factory}
         if os.environ.get(PASSWORD_ENV):
             kwargs["password"] = os.environ[PASSWORD_ENV]
@@ -105,7 +96,7 @@ class PostgresBackend:
             self.pool.open(wait=True, timeout=timeout)
         except psycopg.OperationalError as e:   # PoolTimeout is one
             self.pool.close()
-            raise StoreUnavailable(f"{url}: cannot connect: {e}") from e
+            raise StoreUnavailable(f"{without_password(url)}: cannot connect: {e}") from e
         self._local = threading.local()
 
     def execute(self, sql: str, args: tuple = ()) -> _Result:

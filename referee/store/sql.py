@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
@@ -73,6 +74,15 @@ def _dumps(v: Any) -> str:
 
 # the next place in a match's list (players, observers, history keep the order they came in)
 _NEXT_SEQ = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE match=?)"
+
+
+def without_password(url: str) -> str:
+    """The address as it may be shown and logged."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
 class SchemaMismatch(RuntimeError):
