@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +27,23 @@ import psycopg
 
 PG_BIN = Path(os.environ.get("REFEREE_PG_BIN", "/usr/lib/postgresql/15/bin"))
 SWITCH = "REFEREE_TEST_STORE"
+
+
+_WATCHDOG = """
+import os, signal, sys, time
+parent, server = int(sys.argv[1]), int(sys.argv[2])
+while True:
+    time.sleep(1)
+    try:
+        os.kill(server, 0)
+    except ProcessLookupError:
+        break
+    try:
+        os.kill(parent, 0)
+    except ProcessLookupError:
+        os.kill(server, signal.SIGINT)
+        break
+"""
 
 
 def _free_port() -> int:
@@ -92,6 +110,10 @@ class PgServer:
              "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB"],
             preexec_fn=self._preexec(), stdout=log, stderr=log, cwd=self.root, start_new_session=True)
         log.close()
+        # the server goes when this test process goes, even by SIGKILL (atexit would not run)
+        subprocess.Popen([sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(self.proc.pid)],
+                         start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
         end = time.monotonic() + 60
         while True:
             try:
