@@ -151,14 +151,16 @@ class PgServer:
             url += "?options=" + quote(f"-csearch_path={schema}")
         return url
 
-    def new_schema(self, name: str | None = None) -> str:
-        """A fresh, empty schema in the ``referee`` database; the URL of a store in it."""
+    def new_schema(self, name: str | None = None, keep: bool = False) -> str:
+        """A fresh, empty schema in the ``referee`` database; the URL of a store in it
+        (``keep``: the named schema as it is, if it exists)."""
         if name is None:
             self._schemas += 1
             name = f"s{os.getpid()}_{self._schemas}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
-            conn.execute(f'CREATE SCHEMA "{name}"')
+            if not keep:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+            conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{name}"')
         return self.url(schema=name)
 
     def new_database(self) -> str:
@@ -173,12 +175,24 @@ class PgServer:
 _shared: PgServer | None = None
 
 
+class _Attached(PgServer):
+    """The server of the test process that started this one (REFEREE_TEST_PG_PORT)."""
+
+    def __init__(self, port: int) -> None:   # noqa: super().__init__ would start a server
+        self.port, self.proc, self._schemas = port, None, 0
+
+
 def shared_server() -> PgServer:
-    """This test process's server, started on first use and removed at exit."""
+    """This test process's server, started on first use and removed at exit; a
+    process it starts (the crash driver) uses the same server."""
     global _shared
     if _shared is None:
-        _shared = PgServer()
-        atexit.register(_shared.remove)
+        if os.environ.get("REFEREE_TEST_PG_PORT"):
+            _shared = _Attached(int(os.environ["REFEREE_TEST_PG_PORT"]))
+        else:
+            _shared = PgServer()
+            atexit.register(_shared.remove)
+            os.environ["REFEREE_TEST_PG_PORT"] = str(_shared.port)
     return _shared
 
 
@@ -192,7 +206,7 @@ def url_for_path(path) -> str:
     key = str(Path(path).resolve()) if str(path) != ":memory:" else f":memory:{len(_by_path)}"
     if key not in _by_path:
         name = "f" + hashlib.sha256(key.encode()).hexdigest()[:20]
-        _by_path[key] = shared_server().new_schema(name)
+        _by_path[key] = shared_server().new_schema(name, keep=True)
     return _by_path[key]
 
 
