@@ -21,6 +21,7 @@ from referee.mail.inbound import MAX_BYTES, header_section
 from referee.store import StoreUnavailable
 
 GM_IDS = ("@gm", "gm")
+TAKEN = "taken"   # another worker is handling the mail right now: it stays at the source
 log = logging.getLogger("referee.intake")
 
 
@@ -41,7 +42,10 @@ class Intake:
         try:
             with self.store.transaction():
                 # the processed record is the lock: a mail another worker has taken is left to it
-                if not self.store.claim_mail(mail.message_id, mail.content_hash, self.now()):
+                claimed = self.store.claim_mail(mail.message_id, mail.content_hash, self.now())
+                if claimed is None:
+                    return Handled(TAKEN, "duplicate", duplicate=True)
+                if not claimed:
                     return Handled(self.store.processed(mail.message_id, mail.content_hash) or "duplicate",
                                    "duplicate", duplicate=True)
                 result = self._handle(mail)

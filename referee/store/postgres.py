@@ -1,8 +1,8 @@
 """The store on PostgreSQL (psycopg 3 with a connection pool), for a league
 that outgrows one process: several ``referee run`` workers share it.
 
-Each thread's transaction holds one pooled connection; a statement outside a
-transaction borrows one for itself (autocommit).  The shared SQL is written
+Each thread keeps one pooled connection (autocommit outside a transaction);
+one that fails goes back to the pool, which checks every connection it lends.  The shared SQL is written
 with ``?`` placeholders: ``_translate`` is the one place they become ``%s``.
 A lost connection (a restarted server) surfaces as ``StoreUnavailable``; the
 pool checks each connection before lending it, so the next try reconnects.
@@ -99,32 +99,62 @@ class PostgresBackend:
             raise StoreUnavailable(f"{without_password(url)}: cannot connect: {e}") from e
         self._local = threading.local()
 
-    def execute(self, sql: str, args: tuple = ()) -> _Result:
-        query = _translate(sql)
+    def _conn(self):
+        """This thread's connection: taken from the pool on first use and kept (a
+        statement outside a transaction then costs one round trip, not a checkout)."""
         conn = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = self._local.conn = self.pool.getconn()
+            except psycopg.OperationalError as e:   # PoolTimeout: no server
+                raise StoreUnavailable(f"the store: {e}") from e
+        return conn
+
+    def _drop(self) -> None:
+        """Give a connection that failed back: the pool throws a broken one away."""
+        conn, self._local.conn = getattr(self._local, "conn", None), None
+        if conn is not None:
+            try:
+                self.pool.putconn(conn)
+            except Exception:   # the pool is closing: nothing to keep
+                pass
+
+    def execute(self, sql: str, args: tuple = ()) -> _Result:
+        conn = self._conn()
         try:
-            if conn is not None:
-                return _Result(conn.execute(query, args))
-            with self.pool.connection() as conn:
-                return _Result(conn.execute(query, args))
+            return _Result(conn.execute(_translate(sql), args))
         except psycopg.OperationalError as e:
+            if not getattr(self._local, "depth", 0):
+                self._drop()
             raise StoreUnavailable(f"the store: {e}") from e
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         local = self._local
-        if getattr(local, "conn", None) is not None:
-            yield   # joins the outer transaction
+        if getattr(local, "depth", 0):
+            local.depth += 1
+            try:
+                yield   # joins the outer transaction
+            finally:
+                local.depth -= 1
             return
+        conn = self._conn()
+        local.depth = 1
         try:
-            with self.pool.connection() as conn, conn.transaction():
-                local.conn = conn
-                try:
-                    yield
-                finally:
-                    local.conn = None
+            with conn.transaction():
+                yield
         except psycopg.OperationalError as e:   # lost during the body or at COMMIT: nothing was written
+            self._drop()
             raise StoreUnavailable(f"the store: {e}") from e
+        except StoreUnavailable:
+            self._drop()
+            raise
+        finally:
+            local.depth = 0
+
+    def try_lock(self, name: str) -> bool:
+        """A lock on ``name`` until the transaction ends, or False at once if another holds it."""
+        return self.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS got", (name,)).fetchone()[0]
 
     def ddl(self, stmt: str) -> str:
         for pattern, replacement in _DDL:
@@ -158,6 +188,7 @@ class PostgresBackend:
         """PostgreSQL manages its own log."""
 
     def close(self) -> None:
+        self._drop()
         self.pool.close()
 
 

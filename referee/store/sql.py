@@ -375,11 +375,13 @@ class SqlStore:
                    " SET bucket=excluded.bucket", (sender, _dumps(bucket)))
 
     # -- claims: what several workers sharing one store lock -------------------
-    def claim_mail(self, message_id: str, content_hash: str, at: datetime) -> bool:
+    def claim_mail(self, message_id: str, content_hash: str, at: datetime) -> bool | None:
         """Take a received mail for handling in the current transaction: its
-        processed record is the lock.  False if another worker has handled it (on
-        PostgreSQL a worker handling it right now is waited for: its outcome is
-        what counts, and if it crashed the mail is this worker's)."""
+        processed record is the lock.  False if it has been handled; None if
+        another worker is handling it right now (PostgreSQL): leave it to that
+        worker, and at the source, where it stays until handled."""
+        if not self._db.try_lock(f"mail:{message_id}:{content_hash}"):
+            return None
         return self._exec("INSERT INTO processed (message_id, content_hash, outcome, match, at)"
                           " VALUES (?,?,'taken',NULL,?) ON CONFLICT DO NOTHING",
                           (message_id, content_hash, _iso(at))) == 1
