@@ -208,8 +208,7 @@ def _register() -> None:
     from referee.cli_gm import gm
     from referee.cli_play import demo, rules
     from referee.cli_site import check, schema, site
-
-    from referee.cli_store import COMMANDS as store_commands   # migrate, store copy
+    from referee.cli_store import COMMANDS as store_commands  # migrate, store copy
 
     for command in (gm, demo, rules, site, schema, check, *store_commands):
         cli.add_command(command)

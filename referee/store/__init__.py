@@ -17,7 +17,7 @@ def is_postgres(location: str | Path) -> bool:
 def open_store(location: str | Path, migrate: bool = False) -> SqlStore:
     """``migrate``: bring an older store up to date (else it is refused, as is a newer one)."""
     if is_postgres(location):
-        from referee.store.postgres import PostgresStore   # psycopg only where PostgreSQL is used
+        from referee.store.postgres import PostgresStore  # psycopg only where PostgreSQL is used
 
         return PostgresStore(str(location), migrate=migrate)
     return SqliteStore(location, migrate=migrate)

@@ -40,6 +40,12 @@ _DDL = ((re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT", re.I), "BIGINT GENERAT
         (re.compile(r"\bBLOB\b", re.I), "BYTEA"))
 
 
+def _no_nul(value):
+    """PostgreSQL text holds no NUL character (SQLite does): a hostile header's NUL
+    is kept as U+FFFD, which no check lets through either."""
+    return value.replace("\x00", "\ufffd") if isinstance(value, str) else value
+
+
 class Row(tuple):
     """A row read by index or by column name, like sqlite3.Row."""
 
@@ -121,6 +127,8 @@ class PostgresBackend:
 
     def execute(self, sql: str, args: tuple = ()) -> _Result:
         conn = self._conn()
+        if any(isinstance(a, str) and "\x00" in a for a in args):
+            args = tuple(_no_nul(a) for a in args)
         try:
             return _Result(conn.execute(_translate(sql), args))
         except psycopg.OperationalError as e:

@@ -55,7 +55,7 @@ def main(out: Path) -> None:
     ref = Referee(open_store(out / "referee.sqlite"), out / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
                   lambda: now[0], Settings(address=REFEREE, rate_limit_per_hour=20))
     sink = MaildirSink(out / "sent")
-    created = ref.create_match(SPEC)
+    ref.create_match(SPEC)
     ref.send_pending(sink)
     keys = {}
     for m in mailbox.Maildir(str(out / "sent"), create=False):
