@@ -96,5 +96,10 @@ class SqliteStore(SqlStore):
     def path(self) -> str:
         return self._db.path
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The sqlite3 connection itself, for what only SQLite has (``backup``, ``iterdump``)."""
+        return self._db._conn
+
 
 __all__ = ["SqliteStore", "SqliteBackend", "SchemaMismatch"]
