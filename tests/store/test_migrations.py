@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import toygame
+from storefix import backend, location, store_at  # noqa: F401 (fixtures)
 
 from referee import registry
 from referee.archive import replay

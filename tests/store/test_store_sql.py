@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from storefix import backend, location, store, store_at  # noqa: F401 (fixtures)
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

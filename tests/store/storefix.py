@@ -1,4 +1,5 @@
-"""The store's own tests run on both backends: ``store_at`` opens (and reopens)
+"""Fixtures for the store's own tests (imported by name: a second conftest module would shadow
+tests/referee/conftest, which tests import by name): they run on both backends: ``store_at`` opens
 a store on SQLite in a temp folder, or in a fresh schema of the test
 PostgreSQL server (tests/pg.py)."""
 from __future__ import annotations
