@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 
 from referee.authority import Referee, Settings
 from referee.config import Config
@@ -15,7 +16,8 @@ from referee.store import open_store
 
 
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
-    cfg.store.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(cfg.store, Path):
+        cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
                         gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()},
                         # an outage is a wall-clock event: a simulated clock (the demo) jumps by design

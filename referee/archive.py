@@ -38,7 +38,7 @@ def _write(path: Path, data: bytes, private: bool = False) -> None:
         path.parent.mkdir(mode=0o700, exist_ok=True)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # two workers writing one file never share a tmp
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
     with os.fdopen(fd, "wb") as f:
         f.write(data)

@@ -52,7 +52,7 @@ class SqliteBackend:
         out = sqlite3.connect(target)
         try:
             if store.path == ":memory:":
-                store._db.backup(out)
+                store.connection.backup(out)
             else:
                 src = sqlite3.connect(store.path, timeout=30)
                 try:

@@ -209,8 +209,9 @@ def _register() -> None:
     from referee.cli_gm import gm
     from referee.cli_play import demo, rules
     from referee.cli_site import check, schema, site
+    from referee.cli_store import COMMANDS as store_commands  # migrate, store copy
 
-    for command in (gm, demo, rules, site, schema, check, backup, restore):
+    for command in (gm, demo, rules, site, schema, check, backup, restore, *store_commands):
         cli.add_command(command)
 
 

@@ -8,6 +8,8 @@ import traceback
 
 import click
 
+from referee.store.sql import SchemaMismatch, StoreUnavailable
+
 USAGE = 2      # the command line itself is wrong: an option, an argument, a file named on it
 FAILED = 1     # the command was understood but could not be carried out
 
@@ -54,6 +56,9 @@ def run(group: click.Group, argv: list[str] | None) -> int:
         return e.exit_code if e.exit_code in (USAGE, FAILED) else FAILED
     except click.exceptions.Exit as e:
         return e.exit_code
+    except (SchemaMismatch, StoreUnavailable) as e:   # a store too new, not migrated, or out of reach
+        say(str(e)[:400])
+        return FAILED
     except (click.Abort, KeyboardInterrupt):
         say("interrupted")
         return FAILED

@@ -83,7 +83,8 @@ class Backups(_Strict):
 
 class Config(_Strict):
     address: str = "referee@localhost"
-    store: Path = Path("referee.sqlite")
+    # a SQLite file (the default), or postgresql://user@host:port/db (password from the environment)
+    store: Path | str = Path("referee.sqlite")
     archive: Path = Path("turns")
     mail_in: MailIn = Field(default_factory=lambda: MailIn(maildir=Path("mail/in")))
     mail_out: MailOut = Field(default_factory=lambda: MailOut(maildir=Path("mail/out")))
@@ -93,6 +94,27 @@ class Config(_Strict):
     # GMs allowed to create matches by mail: their address -> their GM key
     gm_keys: dict[str, str] = Field(default_factory=dict)
     backups: Backups = Field(default_factory=lambda: Backups())   # hardening (issue 13, ops)
+
+    @field_validator("store", mode="before")
+    @classmethod
+    def _store(cls, v):
+        """A PostgreSQL address stays text (a Path would fold its //); anything else is a file."""
+        if isinstance(v, str) and v.startswith(("postgresql://", "postgres://")):
+            from urllib.parse import urlsplit
+            try:
+                parts = urlsplit(v)
+                parts.port   # noqa: B018 (a port that is no number raises here)
+            except ValueError as e:
+                raise ValueError(f"store: not a PostgreSQL address ({e})") from None
+            if parts.password is not None:
+                raise ValueError("store: no password in the address; give it in REFEREE_STORE_PASSWORD or "
+                                 "PGPASSWORD (or ~/.pgpass)")
+            if not parts.hostname and not parts.path.strip("/"):
+                raise ValueError("store: a PostgreSQL address needs a host or a database name")
+            return v
+        if isinstance(v, str) and "://" in v:
+            raise ValueError("store: a file path, or a postgresql:// address")
+        return Path(v) if isinstance(v, str) else v
 
     @field_validator("address")
     @classmethod
@@ -118,7 +140,8 @@ class Config(_Strict):
             return None if p is None or p.is_absolute() else base / p
 
         c = self.model_copy(deep=True)
-        c.store = fix(c.store) or c.store
+        if isinstance(c.store, Path):
+            c.store = fix(c.store) or c.store
         c.archive = fix(c.archive) or c.archive
         if c.mail_in.maildir is not None:
             c.mail_in.maildir = fix(c.mail_in.maildir)
@@ -226,7 +249,9 @@ STARTER = """\
 # address players write to.
 address: referee@localhost
 
-# Store: one SQLite file.
+# Store: one SQLite file.  For several workers sharing one database, PostgreSQL:
+#   store: postgresql://referee@db.example.org:5432/referee
+# (the password in REFEREE_STORE_PASSWORD or PGPASSWORD, never in this file).
 store: referee.sqlite
 
 # Archive of every match: raw mails, orders, logs, state hashes, reports.

@@ -66,7 +66,8 @@ class Service:
                     mail = parse_inbound(item.raw, own_addresses=[self.address], size=item.size,
                                          received=item.arrived)
                     outcome = self.referee.handle(mail).outcome  # committed before the source hears of it
-                finished.setdefault(outcome, []).append(item.ref)
+                if outcome != "taken":   # another worker is handling it and moves it when done
+                    finished.setdefault(outcome, []).append(item.ref)
                 count += 1
                 report.mails += 1
                 report.outcomes[outcome] = report.outcomes.get(outcome, 0) + 1

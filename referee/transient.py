@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import sqlite3
 
+from referee.store.sql import StoreUnavailable
+
 # psycopg's names, matched by name so that nothing here needs the driver installed
 _PG_TRANSIENT = {"LockNotAvailable", "SerializationFailure", "DeadlockDetected", "QueryCanceled",
                  "AdminShutdown", "CannotConnectNow", "ConnectionFailure", "ConnectionTimeout"}
 
 
 def transient(error: BaseException) -> bool:
+    if isinstance(error, StoreUnavailable):   # the store's own word: it cannot be reached
+        return True
     if isinstance(error, sqlite3.OperationalError):
         text = str(error).lower()
         return "locked" in text or "busy" in text

@@ -104,7 +104,7 @@ class Closing:
         item = f"{match['id']}:{turn['number']}.{turn['rev']}"
         if timing.close_due(deadline, now, all_in, waiting):
             with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
-                closed = self.close_turn(match["id"])
+                closed = self.close_turn(match["id"], turn["number"])
             if guard.failed:  # the turn stays open and is tried again next tick
                 report.failed.append((match["id"], turn["number"]))
             elif closed is not None:
@@ -140,14 +140,18 @@ class Closing:
             raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 
-    def close_turn(self, match_id: str, forced: bool = False) -> int | None:
-        """Close and resolve the open turn; None if there is none (already closed) or it is held."""
+    def close_turn(self, match_id: str, number: int | None = None, forced: bool = False) -> int | None:
+        """Close and resolve the open turn; None if there is none (already closed;
+        ``number``: the turn the caller saw open, which another worker may have closed) or it is held."""
         if self.before_close is not None and not self.before_close(match_id, forced):
             return None
         with self.store.transaction():
+            if not self.store.claim_match(match_id, wait=False):   # another worker is closing it
+                return None
             match = self.store.match(match_id)
             turn = self.store.current_turn(match_id)
-            if turn is None or turn["status"] != "open" or match["status"] == "ended":
+            if turn is None or turn["status"] != "open" or match["status"] == "ended" \
+                    or number not in (None, turn["number"]):
                 return None
             now = self.now()
             rules = self.lookups.rules(match)

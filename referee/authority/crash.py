@@ -2,11 +2,14 @@
 
 ``REFEREE_CRASH_AT=<point>`` (or ``<point>@<n>`` for its n-th passage) makes
 the process die at once with exit code 137, as a kill would: no cleanup, no
-commit, no flush beyond what already happened.
+commit, no flush beyond what already happened.  ``REFEREE_CRASH_HOW=stop``
+makes it stop there instead (SIGSTOP), holding whatever it holds, for the
+test to kill it with a real SIGKILL (tests/store/test_workers.py).
 """
 from __future__ import annotations
 
 import os
+import signal
 
 _passed: dict[str, int] = {}
 
@@ -20,4 +23,6 @@ def point(name: str) -> None:
         return
     _passed[name] = _passed.get(name, 0) + 1
     if _passed[name] >= int(nth or 1):
+        if os.environ.get("REFEREE_CRASH_HOW") == "stop":
+            os.kill(os.getpid(), signal.SIGSTOP)
         os._exit(137)

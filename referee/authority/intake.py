@@ -21,6 +21,7 @@ from referee.mail.inbound import MAX_BYTES, header_section
 from referee.transient import transient
 
 GM_IDS = ("@gm", "gm")
+TAKEN = "taken"   # another worker is handling the mail right now: it stays at the source
 log = logging.getLogger("referee.intake")
 
 
@@ -41,9 +42,13 @@ class Intake:
             return Handled(prior, "duplicate", duplicate=True)
         try:
             with self.store.transaction():
-                prior = self.store.processed(mail.message_id, mail.content_hash)
-                if prior is not None:
-                    return Handled(prior, "duplicate", duplicate=True)
+                # the processed record is the lock: a mail another worker has taken is left to it
+                claimed = self.store.claim_mail(mail.message_id, mail.content_hash, self.now())
+                if claimed is None:
+                    return Handled(TAKEN, "duplicate", duplicate=True)
+                if not claimed:
+                    return Handled(self.store.processed(mail.message_id, mail.content_hash) or "duplicate",
+                                   "duplicate", duplicate=True)
                 result = self._handle(mail)
                 crash.point("intake.before_commit")
                 self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
@@ -81,6 +86,8 @@ class Intake:
                     problems = read
                 else:
                     env = read
+        if env is not None:   # a close of this match waits for this mail, or this mail for the close
+            self.store.claim_match(env.match)
         match = self.store.match(env.match) if env is not None else None
         if env is None and self.talk is not None:   # an answer to table talk is kept with its match
             match = self.talk.match_of_answer(mail)

@@ -12,11 +12,13 @@ import logging
 import os
 import secrets
 import socket
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from referee.authority import crash
 from referee.mail.errors import PermanentMailError, TemporaryMailError
+from referee.store import StoreUnavailable
 
 log = logging.getLogger("referee.outbox")
 _active: set[str] = set()   # claims this process is working on right now
@@ -24,7 +26,8 @@ CLAIM_TIMEOUT = timedelta(minutes=15)   # a claim from another machine counts as
 MAX_ATTEMPTS = 10
 FIRST_RETRY = timedelta(minutes=1)
 LONGEST_WAIT = timedelta(hours=6)
-SECRET_KINDS = ("welcome:", "gm_welcome:")   # mails that carry a key: their text is dropped once sent
+SECRET_KINDS = ("welcome:", "gm_welcome:")
+RECORD_RETRIES = (1, 2, 4, 8, 15, 30, 60, None)   # seconds between tries to record a sent message   # mails that carry a key: their text is dropped once sent
 
 
 def backoff(attempts: int) -> timedelta:
@@ -68,6 +71,20 @@ class Outbox:
         finally:
             _active.discard(owner)
 
+    def _record_sent(self, entry_id: int, scrub: bool) -> None:
+        """The message is out: a store away for a moment (a restarted database) must
+        not lose that, or the message would be sent again; so the record is retried."""
+        for pause in RECORD_RETRIES:
+            try:
+                with self.store.transaction():
+                    self.store.record_attempt(entry_id, "sent", None, self.now(), self.now(), scrub=scrub)
+                return
+            except StoreUnavailable:
+                if pause is None:
+                    raise
+                log.warning("recording outbox row %s as sent failed: the store is away; again in %ds", entry_id, pause)
+                time.sleep(pause)
+
     def _send_claimed(self, sink, limit: int, owner: str, report: SendReport) -> SendReport:
         scrubbed = False
         send_bytes = getattr(sink, "send_bytes", None)  # skips EmailMessage where the sink can
@@ -107,8 +124,7 @@ class Outbox:
                 continue
             crash.point("outbox.after_send")
             scrub = entry["dedupe"].startswith(SECRET_KINDS)
-            with self.store.transaction():
-                self.store.record_attempt(entry["id"], "sent", None, self.now(), self.now(), scrub=scrub)
+            self._record_sent(entry["id"], scrub)
             scrubbed |= scrub
             report.sent += 1
         if scrubbed:

@@ -1,13 +1,26 @@
-"""Storage adapters.  ``open_store`` picks one from a location; SQLite is the default."""
+"""Storage: ``open_store`` picks the backend from a location.  A file path is
+SQLite (the embedded default); ``postgresql://user@host:port/db`` is PostgreSQL
+(the password from REFEREE_STORE_PASSWORD or PGPASSWORD, never in the address).
+Both run the one SQL implementation in ``sql.py``."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from referee.store.sqlite import SchemaMismatch, SqliteStore
+from referee.store.sql import SchemaMismatch, SqlStore, StoreUnavailable
+from referee.store.sqlite import SqliteStore
 
 
-def open_store(location: str | Path) -> SqliteStore:
-    return SqliteStore(location)
+def is_postgres(location: str | Path) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
-__all__ = ["SqliteStore", "SchemaMismatch", "open_store"]
+def open_store(location: str | Path, migrate: bool = False) -> SqlStore:
+    """``migrate``: bring an older store up to date (else it is refused, as is a newer one)."""
+    if is_postgres(location):
+        from referee.store.postgres import PostgresStore  # psycopg only where PostgreSQL is used
+
+        return PostgresStore(str(location), migrate=migrate)
+    return SqliteStore(location, migrate=migrate)
+
+
+__all__ = ["SqlStore", "SqliteStore", "SchemaMismatch", "StoreUnavailable", "is_postgres", "open_store"]

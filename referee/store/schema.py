@@ -1,11 +1,13 @@
-"""The SQLite schema, created on first use and versioned.
+"""The store's schema as it stands now: a new store is made from it, an older
+one is brought here by ``migrations.py`` (a test checks that both end alike).
+Portable SQL; the PostgreSQL backend spells AUTOINCREMENT and BLOB its way.
 
 JSON columns hold game data (states, orders, logs) exactly as the game's
 ``dump`` / pydantic ``model_dump`` produced it; the store never looks inside.
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 4   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -31,6 +33,7 @@ CREATE TABLE IF NOT EXISTS players (
     email     TEXT NOT NULL,
     lang      TEXT,
     key_hash  TEXT NOT NULL,
+    seq       INTEGER NOT NULL DEFAULT 0,   -- seat order (schema 2, SQLite rowid before)
     PRIMARY KEY (match, id)
 );
 CREATE TABLE IF NOT EXISTS player_history (
@@ -38,12 +41,14 @@ CREATE TABLE IF NOT EXISTS player_history (
     player    TEXT NOT NULL,
     old_email TEXT NOT NULL,
     new_email TEXT NOT NULL,
-    at        TEXT NOT NULL
+    at        TEXT NOT NULL,
+    seq       INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS observers (
     match TEXT NOT NULL,
     email TEXT NOT NULL,
     lang  TEXT,
+    seq   INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (match, email)
 );
 CREATE TABLE IF NOT EXISTS turns (
@@ -116,6 +121,10 @@ CREATE TABLE IF NOT EXISTS rate (
     sender TEXT PRIMARY KEY,
     bucket TEXT NOT NULL                    -- the rate limiter's state for this sender (JSON)
 );
+"""
+
+# issue 18, table talk and the chronicle (referee/store/talk.py): migration 3
+TALK_TABLES = """
 -- #18 table talk and the chronicle (referee/store/talk.py) ---------------------
 CREATE TABLE IF NOT EXISTS press (
     match      TEXT NOT NULL,
@@ -153,6 +162,11 @@ CREATE TABLE IF NOT EXISTS chronicle (
 );
 CREATE INDEX IF NOT EXISTS press_turn ON press (match, turn);
 CREATE INDEX IF NOT EXISTS chronicle_turn ON chronicle (match, turn);
+"""
+
+# issue 18, seats: missed turns, seats warned or given up, absences, address changes,
+# joining and the wait list (referee/store/seats.py): migration 4
+SEAT_TABLES = """
 -- issue 18, seats (life-seats): missed turns, seats warned or given up, absences,
 -- address changes waiting for their code (referee/store/seats.py reads and writes them)
 CREATE TABLE IF NOT EXISTS seat_turns (
@@ -203,3 +217,5 @@ CREATE TABLE IF NOT EXISTS wait_list (
     PRIMARY KEY (match, email)
 );
 """
+
+SCHEMA += TALK_TABLES + SEAT_TABLES

@@ -1,374 +1,105 @@
-"""The store on SQLite: one file, WAL, every multi-step change in one transaction.
-
-The interface is deliberately narrow (rows in, dicts out, JSON columns
-decoded here) so a PostgreSQL store can implement the same methods.
-"""
+"""The store on SQLite (the embedded default): one file, WAL, every write
+transaction ``BEGIN IMMEDIATE``, which holds the whole file, so workers on
+one machine sharing it are serialised and the store's claims only check."""
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from referee.store.schema import SCHEMA, SCHEMA_VERSION
-
-_JSON = {"spec", "state", "awaiting", "result", "orders"}
+from referee.store.sql import SchemaMismatch, SqlStore
 
 
-def _iso(t: datetime | None) -> str | None:
-    """Times are stored in UTC, so that stored texts compare in time order."""
-    if t is None:
-        return None
-    return (t.astimezone(UTC) if t.tzinfo else t).isoformat()
+class SqliteBackend:
+    dialect = "sqlite"
+    for_update = ""      # a write transaction already holds the file
+    skip_locked = ""
 
-
-def _row(row: sqlite3.Row | None) -> dict | None:
-    if row is None:
-        return None
-    out = {}
-    for k in row.keys():
-        v = row[k]
-        if k in _JSON and isinstance(v, str):
-            v = json.loads(v)
-        out[k] = v
-    return out
-
-
-class _TurnRow(dict):
-    """A turn's row; its big JSON columns (state, result) are decoded on first use."""
-
-    def __getitem__(self, key):
-        value = dict.__getitem__(self, key)
-        if key in ("state", "result") and isinstance(value, str):
-            value = json.loads(value)
-            self[key] = value
-        return value
-
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
-    def raw(self, key: str) -> str | None:
-        """A big JSON column's text as stored, None once decoded (lets a cache
-        check that the state it holds is the one in the row)."""
-        value = dict.get(self, key)
-        return value if isinstance(value, str) else None
-
-
-def _turn(row: sqlite3.Row | None) -> dict | None:
-    if row is None:
-        return None
-    out = _TurnRow(zip(row.keys(), tuple(row)))
-    out["seed"] = int(out["seed"])
-    out["awaiting"] = json.loads(out["awaiting"])
-    return out
-
-
-def _dumps(v: Any) -> str:
-    return json.dumps(v, sort_keys=True, ensure_ascii=False)
-
-
-class SchemaMismatch(RuntimeError):
-    pass
-
-
-class SqliteStore:
     def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
+        self.path = self.location = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             # owner-only: it holds key hashes and, until sent, welcome mails with keys
             # (SQLite gives its -wal and -shm files the database file's mode)
             os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        self._conn.row_factory = sqlite3.Row
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
+        self.execute = self._conn.execute   # the statements run as written: no translation here
         self._lock = threading.RLock()
         self._depth = 0
-        self._init_schema()
-
-    # -- plumbing -------------------------------------------------------
-    def _init_schema(self) -> None:
-        with self.transaction():
-            for stmt in SCHEMA.split(";"):
-                if stmt.strip():
-                    self._db.execute(stmt)
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            elif int(row["value"]) != SCHEMA_VERSION:
-                raise SchemaMismatch(f"{self.path}: schema version {row['value']}, this referee needs {SCHEMA_VERSION}")
 
     @contextmanager
-    def transaction(self) -> Iterator[SqliteStore]:
-        """One write transaction; nested calls join the outer one."""
+    def transaction(self) -> Iterator[None]:
         with self._lock:
             if self._depth:
                 self._depth += 1
                 try:
-                    yield self
+                    yield
                 finally:
                     self._depth -= 1
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._conn.execute("BEGIN IMMEDIATE")
             self._depth = 1
             try:
-                yield self
+                yield
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._conn.execute("ROLLBACK")
                 raise
             else:
-                self._db.execute("COMMIT")
+                self._conn.execute("COMMIT")
             finally:
                 self._depth = 0
 
-    def _one(self, sql: str, args: tuple = ()) -> dict | None:
-        return _row(self._db.execute(sql, args).fetchone())
+    def try_lock(self, name: str) -> bool:
+        """The write transaction holds the file already."""
+        return True
 
-    def _all(self, sql: str, args: tuple = ()) -> list[dict]:
-        return [_row(r) for r in self._db.execute(sql, args).fetchall()]
+    def ddl(self, stmt: str) -> str:
+        return stmt
 
-    def _exec(self, sql: str, args: tuple = ()) -> int:
-        return self._db.execute(sql, args).rowcount
+    def schema_lock(self) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already holds the file."""
 
-    def close(self) -> None:
-        self._db.close()
+    def has_table(self, name: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (name,)).fetchone() \
+            is not None
 
-    # -- matches --------------------------------------------------------
-    def add_match(self, *, id: str, game: str, version: str, spec: dict, seed: str, status: str,
-                  gm_email: str, gm_key_hash: str, created: datetime) -> None:
-        self._exec("INSERT INTO matches (id, game, version, spec, seed, status, gm_email, gm_key_hash, created)"
-                   " VALUES (?,?,?,?,?,?,?,?,?)",
-                   (id, game, version, _dumps(spec), seed, status, gm_email, gm_key_hash, _iso(created)))
+    def columns(self, table: str) -> list[str]:
+        return [r["name"] for r in self._conn.execute(f"PRAGMA table_info({table})")]
 
-    def match(self, match_id: str) -> dict | None:
-        return self._one("SELECT * FROM matches WHERE id=?", (match_id,))
-
-    def matches(self, status: str | None = None) -> list[dict]:
-        if status is None:
-            return self._all("SELECT * FROM matches ORDER BY id")
-        return self._all("SELECT * FROM matches WHERE status=? ORDER BY id", (status,))
-
-    def set_match_status(self, match_id: str, status: str, paused_at: datetime | None = None) -> None:
-        self._exec("UPDATE matches SET status=?, paused_at=? WHERE id=?", (status, _iso(paused_at), match_id))
-
-    # -- players and observers -------------------------------------------
-    def add_player(self, match: str, id: str, name: str, email: str, lang: str | None, key_hash: str) -> None:
-        self._exec("INSERT INTO players VALUES (?,?,?,?,?,?)", (match, id, name, email.lower(), lang, key_hash))
-
-    def player(self, match: str, player_id: str) -> dict | None:
-        return self._one("SELECT * FROM players WHERE match=? AND id=?", (match, player_id))
-
-    def language_of_address(self, email: str) -> str | None:
-        """The language of the newest running match this address plays or
-        leads (for answering mail too broken to name its match)."""
-        row = self._one(
-            "SELECT COALESCE(p.lang, json_extract(m.spec, '$.language')) AS lang FROM matches m "
-            "LEFT JOIN players p ON p.match = m.id AND p.email = ? "
-            "WHERE (p.email = ? OR m.gm_email = ?) AND m.status != 'ended' ORDER BY m.created DESC LIMIT 1",
-            (email.lower(), email.lower(), email.lower()))
-        return row["lang"] if row else None
-
-    def plays_in(self, match: str, email: str) -> bool:
-        return self._one("SELECT 1 AS x FROM players WHERE match=? AND email=?", (match, email.lower())) is not None
-
-    def players(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM players WHERE match=? ORDER BY rowid", (match,))
-
-    def player_names(self, match: str) -> dict[str, str]:
-        """{player id: name} in seat order (cheaper than ``players`` for a reply's lists)."""
-        return dict(self._db.execute("SELECT id, name FROM players WHERE match=? ORDER BY rowid", (match,)).fetchall())
-
-    def replace_player(self, match: str, player_id: str, email: str, key_hash: str, name: str | None,
-                       at: datetime) -> None:
-        old = self.player(match, player_id)
-        self._exec("INSERT INTO player_history VALUES (?,?,?,?,?)", (match, player_id, old["email"], email.lower(), _iso(at)))
-        self._exec("UPDATE players SET email=?, key_hash=?, name=COALESCE(?, name) WHERE match=? AND id=?",
-                   (email.lower(), key_hash, name, match, player_id))
-
-    def player_history(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM player_history WHERE match=? ORDER BY rowid", (match,))
-
-    def add_observer(self, match: str, email: str, lang: str | None) -> bool:
-        return self._exec("INSERT OR IGNORE INTO observers VALUES (?,?,?)", (match, email.lower(), lang)) == 1
-
-    def observers(self, match: str) -> list[dict]:
-        return self._all("SELECT * FROM observers WHERE match=? ORDER BY rowid", (match,))
-
-    # -- turns ----------------------------------------------------------
-    def add_turn(self, *, match: str, number: int, state: dict, awaiting: dict, deadline: datetime | None,
-                 seed: int, opened: datetime, rev: int = 0) -> None:
-        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened)"
-                   " VALUES (?,?,?,?,?,?,?,?,?)",
-                   (match, number, rev, "open", _dumps(state), _dumps(awaiting), _iso(deadline), str(seed), _iso(opened)))
-
-    def turn(self, match: str, number: int) -> dict | None:
-        return _turn(self._db.execute("SELECT * FROM turns WHERE match=? AND number=?", (match, number)).fetchone())
-
-    def current_turn(self, match: str) -> dict | None:
-        """The newest turn (open while the match runs; resolved once it ended)."""
-        return _turn(self._db.execute("SELECT * FROM turns WHERE match=? ORDER BY number DESC LIMIT 1",
-                                      (match,)).fetchone())
-
-    def turns(self, match: str) -> list[dict]:
-        return [_turn(t) for t in self._db.execute("SELECT * FROM turns WHERE match=? ORDER BY number", (match,))]
-
-    def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
-        self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
-
-    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
-        self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0 WHERE match=? AND number=?",
-                   (_dumps(result), _iso(closed), match, number))
-
-    def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
-        self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, rev=rev+1, deadline=?"
-                   " WHERE match=? AND number=?", (_iso(deadline), match, number))
-
-    def delete_turn(self, match: str, number: int) -> None:
-        for table in ("submissions", "waits"):
-            self._exec(f"DELETE FROM {table} WHERE match=? AND turn=?", (match, number))
-        self._exec("DELETE FROM turns WHERE match=? AND number=?", (match, number))
-
-    def set_archived(self, match: str, number: int, result: dict | None = None) -> None:
-        """The turn is in the archive; ``result``: what the store keeps of it from now
-        on (the reports' bodies are the archive's alone)."""
-        if result is None:
-            self._exec("UPDATE turns SET archived=1 WHERE match=? AND number=?", (match, number))
-        else:
-            self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
-                       (_dumps(result), match, number))
-
-    def unarchived(self) -> list[dict]:
-        return self._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0 ORDER BY match, number")
-
-    # -- submissions and wait flags -------------------------------------
-    def put_submission(self, match: str, turn: int, player: str, orders: dict, message_id: str,
-                       content_hash: str, received: datetime) -> None:
-        self._exec("INSERT OR REPLACE INTO submissions VALUES (?,?,?,?,?,?,?)",
-                   (match, turn, player, _dumps(orders), message_id, content_hash, _iso(received)))
-
-    def delete_submission(self, match: str, turn: int, player: str) -> bool:
-        return self._exec("DELETE FROM submissions WHERE match=? AND turn=? AND player=?", (match, turn, player)) == 1
-
-    def submissions(self, match: str, turn: int) -> dict[str, dict]:
-        rows = self._all("SELECT * FROM submissions WHERE match=? AND turn=?", (match, turn))
-        return {r["player"]: r for r in rows}
-
-    def submitted(self, match: str, turn: int) -> set[str]:
-        """Who has orders stored for the turn (ids only)."""
-        return {r[0] for r in self._db.execute("SELECT player FROM submissions WHERE match=? AND turn=?",
-                                               (match, turn)).fetchall()}
-
-    def set_wait(self, match: str, turn: int, player: str, on: bool) -> None:
-        if on:
-            self._exec("INSERT OR IGNORE INTO waits VALUES (?,?,?)", (match, turn, player))
-        else:
-            self._exec("DELETE FROM waits WHERE match=? AND turn=? AND player=?", (match, turn, player))
-
-    def waits(self, match: str, turn: int) -> set[str]:
-        return {r["player"] for r in self._all("SELECT player FROM waits WHERE match=? AND turn=?", (match, turn))}
-
-    # -- processed mail (dedupe on Message-ID + content hash) ------------
-    def processed(self, message_id: str, content_hash: str) -> str | None:
-        row = self._one("SELECT outcome FROM processed WHERE message_id=? AND content_hash=?", (message_id, content_hash))
-        return None if row is None else row["outcome"]
-
-    def mark_processed(self, message_id: str, content_hash: str, outcome: str, match: str | None, at: datetime) -> None:
-        self._exec("INSERT OR REPLACE INTO processed VALUES (?,?,?,?,?)", (message_id, content_hash, outcome, match, _iso(at)))
-
-    # -- outbox ------------------------------------------------------------
-    def enqueue(self, dedupe: str, match: str | None, recipient: str, message: bytes, now: datetime) -> bool:
-        """Queue a message once per dedupe key; False if the key is already queued or sent."""
-        return self._exec("INSERT OR IGNORE INTO outbox (dedupe, match, recipient, message, next_try, created)"
-                          " VALUES (?,?,?,?,?,?)", (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
-
-    def due(self, now: datetime, limit: int = 100) -> list[dict]:
-        # answers and notices before reports: a confirmation never waits behind a league's reports
-        return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
-                         " ORDER BY dedupe LIKE 'report:%', id LIMIT ?", (_iso(now), limit))
-
-    def claim_due(self, now: datetime, limit: int, owner: str, reclaim) -> list[dict]:
-        """Claim up to ``limit`` due messages for ``owner`` (one transaction), so
-        that two workers (the service and a CLI command) never send the same one.
-        A claim whose owner ``reclaim(claimed_by, claimed_at)`` declares gone is
-        taken over: its worker died before it could record the result."""
-        with self.transaction():
-            stale = [r["id"] for r in self._all("SELECT id, claimed_by, claimed_at FROM outbox WHERE status='sending'")
-                     if reclaim(r["claimed_by"], r["claimed_at"])]
-            for entry_id in stale:
-                self._exec("UPDATE outbox SET status='queued' WHERE id=?", (entry_id,))
-            rows = self.due(now, limit)
-            for r in rows:
-                self._exec("UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id=?",
-                           (owner, _iso(now), r["id"]))
-        return rows
-
-    def outbox_entry(self, dedupe: str) -> dict | None:
-        return self._one("SELECT * FROM outbox WHERE dedupe=?", (dedupe,))
-
-    def outbox(self, match: str | None = None, status: str | None = None) -> list[dict]:
-        sql, args = "SELECT * FROM outbox WHERE 1=1", []
-        if match is not None:
-            sql += " AND match=?"
-            args.append(match)
-        if status is not None:
-            sql += " AND status=?"
-            args.append(status)
-        return self._all(sql + " ORDER BY id", tuple(args))
-
-    def record_attempt(self, entry_id: int, status: str, error: str | None, next_try: datetime,
-                       sent_at: datetime | None, scrub: bool = False) -> None:
-        """``scrub``: forget the message text (it held a key and has been sent)."""
-        self._exec("UPDATE outbox SET status=?, attempts=attempts+1, last_error=?, next_try=?, sent_at=?,"
-                   " message=CASE WHEN ? THEN x'' ELSE message END WHERE id=?",
-                   (status, error, _iso(next_try), _iso(sent_at), scrub, entry_id))
+    def tables(self) -> list[str]:
+        return [r[0] for r in self._conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database file and empty it."""
-        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    # -- faults: items set aside after an unexpected error ------------------
-    def note_fault(self, stage: str, item: str, match: str | None, error: str, at: datetime) -> bool:
-        """Record a fault; True the first time this item fails at this stage."""
-        if self._exec("UPDATE faults SET count=count+1, error=?, last=? WHERE stage=? AND item=?",
-                      (error, _iso(at), stage, item)):
-            return False
-        self._exec("INSERT INTO faults (stage, item, match, error, first, last) VALUES (?,?,?,?,?,?)",
-                   (stage, item, match, error, _iso(at), _iso(at)))
-        return True
+    def close(self) -> None:
+        self._conn.close()
 
-    def clear_fault(self, stage: str, item: str) -> None:
-        self._exec("DELETE FROM faults WHERE stage=? AND item=?", (stage, item))
 
-    def faults(self, match: str | None = None) -> list[dict]:
-        if match is None:
-            return self._all("SELECT * FROM faults ORDER BY first")
-        return self._all("SELECT * FROM faults WHERE match=? ORDER BY first", (match,))
+class SqliteStore(SqlStore):
+    """The store in one SQLite file (``migrate``: bring an older file up to date)."""
 
-    # -- rate limit ---------------------------------------------------------
-    def rate_bucket(self, sender: str) -> dict | None:
-        row = self._one("SELECT bucket FROM rate WHERE sender=?", (sender,))
-        return None if row is None else json.loads(row["bucket"])
+    def __init__(self, path: str | Path, migrate: bool = False) -> None:
+        super().__init__(SqliteBackend(path), migrate=migrate)
 
-    def put_rate_bucket(self, sender: str, bucket: dict) -> None:
-        self._exec("INSERT OR REPLACE INTO rate VALUES (?,?)", (sender, _dumps(bucket)))
+    @property
+    def path(self) -> str:
+        return self._db.path
 
-    # -- hardening (issue 13, ops): small facts in the meta table ------------
-    # (the last tick, the last full mailbox read, outage extensions, held closes)
-    def meta_get(self, key: str) -> str | None:
-        row = self._one("SELECT value FROM meta WHERE key=?", (key,))
-        return None if row is None else row["value"]
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The sqlite3 connection itself, for what only SQLite has (``backup``, ``iterdump``)."""
+        return self._db._conn
 
-    def meta_set(self, key: str, value: str) -> None:
-        self._exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
-                   (key, value))
 
-    def meta_delete(self, key: str) -> None:
-        self._exec("DELETE FROM meta WHERE key=?", (key,))
+__all__ = ["SqliteStore", "SqliteBackend", "SchemaMismatch"]

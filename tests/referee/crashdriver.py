@@ -13,6 +13,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 
+import os  # noqa: E402
+
+if os.environ.get("REFEREE_TEST_STORE") == "postgresql":   # the second pass: the test's store is on PostgreSQL
+    import pg
+
+    pg.route_stores_to_postgres()
 import toygame  # noqa: E402
 from conftest import REFEREE, make_referee  # noqa: E402
 

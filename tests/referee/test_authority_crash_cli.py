@@ -11,6 +11,7 @@ from collections import Counter
 from email import message_from_bytes, policy
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import raw_mail
 
@@ -33,6 +34,7 @@ def out(root: Path) -> list:
     return [message_from_bytes(m.as_bytes(), policy=policy.default) for m in box]
 
 
+@pytest.mark.sqlite_file
 def test_cli_killed_while_polling_and_while_closing(tmp_path):
     from referee_games.perricumer_ratsspiel import RULES, random_orders
     spec = {"id": "rat", "game": "perricumer_ratsspiel", "gm": "gm@example.org", "language": "de",

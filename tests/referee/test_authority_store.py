@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 import yaml
@@ -22,15 +21,14 @@ def test_a_failed_transaction_leaves_nothing(tmp_path):
 
 
 def test_schema_version_is_checked(tmp_path):
-    open_store(tmp_path / "s.sqlite").close()
-    db = sqlite3.connect(tmp_path / "s.sqlite")
-    db.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
-    db.commit()
-    db.close()
+    store = open_store(tmp_path / "s.sqlite")
+    store._exec("UPDATE meta SET value='99' WHERE key='schema_version'")
+    store.close()
     with pytest.raises(SchemaMismatch):
         open_store(tmp_path / "s.sqlite")
 
 
+@pytest.mark.sqlite_file
 def test_keys_are_stored_hashed_and_welcome_texts_dropped_once_sent(ref, outbox):
     ref.create_match(SPEC)
     assert any(b"Your key" in e["message"] for e in ref.store.outbox("toy1"))

@@ -44,6 +44,7 @@ def test_finding2_a_mailed_create_gives_the_match_a_gm_key_of_its_own(ref, outbo
     assert ref.handle(mail(hostile("mallory@example.net", ok, message_id="<s2@evil.test>"))).reason == "status"
 
 
+@pytest.mark.sqlite_file
 @pytest.mark.parametrize("lang", ["\"en./../../../../tmp/x\"", "\"en\\0\"", "\"en.\\0\"", "fr"])
 def test_finding3_observer_language_is_checked_before_it_names_a_file(ref, outbox, gm_key, tmp_path, lang):
     h = send_gm(ref, gm_cmd(gm_key, "observer", email="fan@example.org", lang=lang))

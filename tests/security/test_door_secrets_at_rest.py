@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 
+import pytest
 from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, toy_registered  # noqa: F401
 
 
@@ -21,6 +22,7 @@ def test_finding9_referee_yaml_is_written_for_its_owner_only(tmp_path):
     assert mode(tmp_path / "referee.yaml") == 0o600
 
 
+@pytest.mark.sqlite_file
 def test_finding9_store_and_received_mails_are_the_owners_alone(ref, outbox, tmp_path):
     old = os.umask(0o022)   # the usual umask, under which files come out world-readable
     try:

@@ -14,6 +14,7 @@ import time
 from email import policy
 from email.message import EmailMessage
 
+import pytest
 import yaml
 from test_service_run import config as service_config
 from test_service_run import live_match
@@ -81,6 +82,7 @@ def hostile_mails(s, gm_key: str, keys: dict) -> list[tuple[str, bytes]]:
     return out
 
 
+@pytest.mark.sqlite_file
 def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(mailservers, tmp_path):
     s = mailservers
     players = ("alice", "bob", "carol")

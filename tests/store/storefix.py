@@ -1,0 +1,40 @@
+"""Fixtures for the store's own tests (imported by name: a second conftest module would shadow
+tests/referee/conftest, which tests import by name): they run on both backends: ``store_at`` opens
+a store on SQLite in a temp folder, or in a fresh schema of the test
+PostgreSQL server (tests/pg.py)."""
+from __future__ import annotations
+
+import pytest
+
+from referee.store import open_store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def location(backend, tmp_path, request):
+    if backend == "sqlite":
+        return tmp_path / "s.sqlite"
+    return request.getfixturevalue("postgres").new_schema()
+
+
+@pytest.fixture
+def store_at(location):
+    """open(migrate=False): a store at this test's location; every store opened is closed after."""
+    opened = []
+
+    def open_(migrate: bool = False):
+        s = open_store(location, migrate=migrate)
+        opened.append(s)
+        return s
+    yield open_
+    for s in opened:
+        s.close()
+
+
+@pytest.fixture
+def store(store_at):
+    return store_at()

@@ -1,0 +1,122 @@
+"""Several ``referee run`` workers on one PostgreSQL store and one IMAP
+mailbox, with real processes: one is SIGKILLed in the middle of a close
+(holding the match), another in the middle of handling a mail (holding it);
+a burst of orders and many matches due at once; the database restarted under
+them.  Afterwards every order is stored once and answered once, every turn
+resolved once, every report sent once."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from pg import PgServer
+from workers import PLAYERS, Campaign
+
+DUE = 12      # matches whose deadline has passed when the workers start
+ORDERING = 8  # matches whose three players all send orders in a burst
+
+
+def _turn_closed(names):
+    return lambda store: all(store.turn(m, 1)["status"] == "resolved" for m in names)
+
+
+def _check(c: Campaign, due: list[str], mails: list[str]) -> None:
+    ref = c.referee()
+    try:
+        store = ref.store
+        # every order stored once: one processed record each, accepted, and the orders kept
+        for mid in mails:
+            assert store.processed(mid, _hash_of(store, mid)) == "processed", mid
+        for mid, (player, match) in c.sent.items():
+            assert store.submissions(match, 1)[player]["message_id"] == mid   # all in: the turn closed early
+        # every turn resolved once: turn 1 of each due match resolved, turn 2 open, no close set aside
+        for m in due:
+            assert [(t["number"], t["status"], t["rev"]) for t in store.turns(m)] == [(1, "resolved", 0), (2, "open", 0)]
+        assert [f for f in store.faults() if f["stage"] in ("close", "intake", "tick")] == []
+        assert {r["status"] for r in store.outbox()} == {"sent"}
+    finally:
+        store.close()
+    delivered = c.delivered()
+    ids = Counter(m["Message-ID"] for m in delivered)
+    assert [i for i, n in ids.items() if n > 1] == [], "a mail was sent twice"
+    # every order answered once
+    answers = Counter(m["In-Reply-To"] for m in delivered if m["In-Reply-To"])
+    assert {mid: answers[mid] for mid in mails} == {mid: 1 for mid in mails}
+    # every report sent once: one per seat and one for the GM, for each due match
+    reports = Counter((m["To"].split("@")[0], _tag(m["Subject"])) for m in delivered
+                      if "Report, turn 1" in (m["Subject"] or ""))
+    for match in due:
+        for who in (*PLAYERS, "gm"):
+            assert reports[(who, match)] == 1, (who, match, reports)
+
+
+def _tag(subject: str | None) -> str | None:
+    import re
+    hit = re.search(r"\[([a-z0-9-]+)\]", subject or "")
+    return hit.group(1) if hit else None
+
+
+def _hash_of(store, message_id: str) -> str:
+    rows = store._all("SELECT content_hash FROM processed WHERE message_id=?", (message_id,))
+    assert len(rows) == 1, (message_id, rows)
+    return rows[0]["content_hash"]
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_workers_killed_mid_close_and_mid_intake_leave_nothing_twice_and_nothing_out(
+        workers, mailservers, postgres, tmp_path):
+    c = Campaign(mailservers, postgres.new_database(), tmp_path)
+    due = [f"due{i:02}" for i in range(DUE)]
+    ordering = [f"ord{i:02}" for i in range(ORDERING)]
+    c.make_matches(due, due=True)
+    c.make_matches(ordering, due=False)
+    keys = c.keys()
+    try:
+        # one worker stops inside its first close, holding that match; SIGKILL it there
+        closer = c.start(stop_at="close.before_commit")
+        c.wait_stopped(closer)
+        # another stops inside handling its first order mail, holding that mail
+        taker = c.start(stop_at="intake.before_commit")
+        mails = c.burst(ordering[: ORDERING // 2], keys, "a")
+        c.wait_stopped(taker)
+        for _ in range(workers - 1):
+            c.start()   # these wait on the held mail and pass over the held match
+        c.kill(closer)
+        c.kill(taker)
+        mails += c.burst(ordering[ORDERING // 2:], keys, "b")
+        c.wait_quiet(lambda store: _turn_closed(due)(store) and all(
+            store.processed(mid, _hash_of(store, mid)) not in (None, "taken")
+            for mid in mails if store._one("SELECT 1 AS x FROM processed WHERE message_id=?", (mid,))) and
+            len(store._all("SELECT message_id FROM processed WHERE message_id LIKE '<%'")) >= len(mails))
+    finally:
+        logs = c.stop_all()
+    assert closer.returncode == -9 and taker.returncode == -9
+    assert "Traceback" not in logs, logs
+    _check(c, due, mails)
+
+
+def test_workers_carry_on_when_the_database_restarts_under_them(mailservers, tmp_path):
+    server = PgServer()   # its own server: restarting it disturbs no other test
+    try:
+        c = Campaign(mailservers, server.new_database(), tmp_path)
+        due = [f"due{i:02}" for i in range(DUE)]
+        ordering = [f"ord{i:02}" for i in range(ORDERING)]
+        c.make_matches(due, due=True)
+        c.make_matches(ordering, due=False)
+        keys = c.keys()
+        try:
+            c.start()
+            c.start()
+            mails = c.burst(ordering[: ORDERING // 2], keys, "a")
+            mailservers.wait_messages("alice", 1, timeout=60)   # the workers are under way
+            server.restart()
+            mails += c.burst(ordering[ORDERING // 2:], keys, "b")
+            c.wait_quiet(lambda store: _turn_closed(due)(store) and
+                         len(store._all("SELECT message_id FROM processed WHERE outcome='processed'")) >= len(mails))
+        finally:
+            logs = c.stop_all()
+        assert all(p.returncode == 0 for p in c.workers), logs
+        assert "the store" in logs or "cycle failed" in logs or "set aside" not in logs
+        _check(c, due, mails)
+    finally:
+        server.remove()
