@@ -8,6 +8,7 @@ from datetime import datetime
 from referee.authority import Referee, Settings
 from referee.config import Config
 from referee.mail.imap_source import ImapSource
+from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink, SmtpSink
 from referee.mail.source import MaildirSource
 from referee.store import open_store
@@ -16,8 +17,15 @@ from referee.store import open_store
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
     cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()})
+                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg))
     return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
+
+
+def trust_of(cfg: Config, txt=None) -> Trust:
+    """What the referee trusts of a sender (issue 13); ``txt``: a DNS look-up for tests."""
+    auth, strangers = cfg.authentication, cfg.strangers
+    return Trust(authserv_ids=tuple(auth.authserv_id), dkim=auth.dkim, dns_timeout=auth.dns_timeout, txt=txt,
+                 strangers=strangers.answer, strangers_per_hour=strangers.per_hour)
 
 
 def open_source(cfg: Config):

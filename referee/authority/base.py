@@ -11,6 +11,7 @@ from referee import registry
 from referee.authority.timing import Timing
 from referee.calendar import deadline_ics
 from referee.contract import GameRules
+from referee.mail.senderauth import Trust
 
 
 def utcnow() -> datetime:
@@ -23,6 +24,8 @@ class Settings:
     gm_keys: Mapping[str, str] = field(default_factory=dict)  # address -> key allowed to create matches
     rate_limit_per_hour: int = 30
     default_lang: str = "en"
+    # issue 13: what the operator trusts of a sender (referee.yaml authentication/strangers)
+    trust: Trust = field(default_factory=Trust)
 
     @property
     def domain(self) -> str:

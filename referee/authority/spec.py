@@ -58,6 +58,8 @@ class MatchSpec(_Strict):
     schedule: dict = Field(default_factory=dict)
     early_close: bool = True
     start: Literal["auto", "manual"] = "auto"  # manual: deadlines run only after the GM's start
+    # issue 13: what a sender's proven or failed From means for orders (referee.authority.senders)
+    sender_auth: Literal["off", "record", "require"] = "record"
 
     @field_validator("id")
     @classmethod

@@ -116,4 +116,18 @@ CREATE TABLE IF NOT EXISTS rate (
     sender TEXT PRIMARY KEY,
     bucket TEXT NOT NULL                    -- the rate limiter's state for this sender (JSON)
 );
+-- issue 13, sender authentication: the verdict on each mail's sender, and what
+-- became of a stranger's mail (answered, or filed as ignored: no backscatter)
+CREATE TABLE IF NOT EXISTS sender_verdicts (
+    message_id   TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    sender       TEXT NOT NULL,
+    result       TEXT NOT NULL,             -- pass | fail | none | off
+    method       TEXT NOT NULL,             -- authentication-results | dkim | ''
+    detail       TEXT NOT NULL,
+    stranger     TEXT,                      -- a stranger's mail: answered or ignored (else NULL)
+    at           TEXT NOT NULL,
+    PRIMARY KEY (message_id, content_hash)
+);
+CREATE INDEX IF NOT EXISTS sender_verdicts_stranger ON sender_verdicts (stranger, at);
 """
