@@ -5,10 +5,10 @@ Two sources, in this order:
 1. The ``Authentication-Results`` field (RFC 8601) written by the receiving
    server the operator names (its authserv-id, ``authentication.authserv_id``
    in referee.yaml).  Anyone can write such a field into a mail, so only the
-   topmost one carrying a trusted id counts, with the trusted fields directly
-   under it (a server's filters may each add one); one with another id, or
-   one with the trusted id further down (already in the mail when the server
-   took it in), is ignored.
+   topmost one carrying a trusted id counts; one with another id, or one with
+   the trusted id further down (already in the mail when the server took it
+   in), is ignored.  The server must remove fields with its own id from the
+   mail it receives (RFC 8601, section 5), as Postfix's and Rspamd's filters do.
 2. Where no trusted result is there: the referee's own DKIM check (dkimpy)
    of the signatures whose domain is the From's (or a parent of it), their
    keys looked up through DNS (dnspython) with a time limit.  The look-up is
@@ -144,27 +144,20 @@ def parse_results(value: str) -> tuple[str, list[dict[str, str]]]:
 
 
 def trusted_results(fields: list[tuple[str, str]], ids: tuple[str, ...]) -> list[dict[str, str]] | None:
-    """The results of the topmost trusted Authentication-Results field and of
-    the trusted ones directly under it; None if there is none."""
+    """The results of the topmost Authentication-Results field with a trusted
+    authserv-id; None if there is none.  Any further one is ignored, even with
+    the trusted id: the server writes its own on top (the last of its filters,
+    DMARC, tops the others), and what lies below may have come with the mail."""
     trusted = {i.strip().lower() for i in ids if i.strip()}
     if not trusted:
         return None
-    seen, results, started = 0, [], False
-    for name, value in fields:
-        if name != "authentication-results":
-            if started:
-                break   # anything below another field was in the mail before the server took it
-            continue
-        seen += 1
-        if seen > MAX_RESULTS:
+    for seen, (name, value) in enumerate(f for f in fields if f[0] == "authentication-results"):
+        if seen >= MAX_RESULTS:
             break
         server, found = parse_results(value)
         if server in trusted:
-            started = True
-            results.extend(found)
-        elif started:
-            break
-    return results if started else None
+            return found
+    return None
 
 
 def judge_results(results: list[dict[str, str]], domain: str) -> Verdict:

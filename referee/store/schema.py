@@ -122,7 +122,7 @@ CREATE TABLE IF NOT EXISTS sender_verdicts (
     message_id   TEXT NOT NULL,
     content_hash TEXT NOT NULL,
     sender       TEXT NOT NULL,
-    result       TEXT NOT NULL,             -- pass | fail | none | off
+    verdict      TEXT NOT NULL,             -- pass | fail | none | off
     method       TEXT NOT NULL,             -- authentication-results | dkim | ''
     detail       TEXT NOT NULL,
     stranger     TEXT,                      -- a stranger's mail: answered or ignored (else NULL)

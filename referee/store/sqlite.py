@@ -363,9 +363,9 @@ class SqliteStore:
     # -- issue 13: sender verdicts and strangers' mail (portable SQL) --------
     def record_sender(self, message_id: str, content_hash: str, sender: str, result: str, method: str,
                       detail: str, at: datetime) -> None:
-        self._exec("INSERT INTO sender_verdicts (message_id, content_hash, sender, result, method, detail, at)"
+        self._exec("INSERT INTO sender_verdicts (message_id, content_hash, sender, verdict, method, detail, at)"
                    " VALUES (?,?,?,?,?,?,?) ON CONFLICT (message_id, content_hash) DO UPDATE SET"
-                   " sender=excluded.sender, result=excluded.result, method=excluded.method,"
+                   " sender=excluded.sender, verdict=excluded.verdict, method=excluded.method,"
                    " detail=excluded.detail, at=excluded.at",
                    (message_id, content_hash, sender, result, method, detail, _iso(at)))
 
