@@ -151,7 +151,7 @@ def trusted_results(fields: list[tuple[str, str]], ids: tuple[str, ...]) -> list
     trusted = {i.strip().lower() for i in ids if i.strip()}
     if not trusted:
         return None
-    for seen, (name, value) in enumerate(f for f in fields if f[0] == "authentication-results"):
+    for seen, (_, value) in enumerate(f for f in fields if f[0] == "authentication-results"):
         if seen >= MAX_RESULTS:
             break
         server, found = parse_results(value)
