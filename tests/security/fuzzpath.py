@@ -69,6 +69,7 @@ class Result:
     error: str | None          # the internal error, None if there was none
     outcome: str = ""
     peak: int = 0              # the process's peak resident set while it went through
+    cpu: float = 0.0           # seconds of CPU it took (wall time also counts other processes on the machine)
 
 
 def _status(field: str) -> int:
@@ -153,7 +154,7 @@ class FuzzPath:
         self.errors.seen.clear()
         base = _status("VmRSS")
         _reset_peak()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         error, outcome = None, ""
         try:
             handled = self.ref.handle(parse_inbound(raw, own_addresses=[REFEREE]))
@@ -163,14 +164,14 @@ class FuzzPath:
                 error = self.errors.seen[-1] if self.errors.seen else "refused as internal.error"
         except Exception:
             error = traceback.format_exc()[-3000:]
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         peak = _status("VmHWM")
         memory = max(peak - base, 0)
         faults = self.ref.store.faults()
         if len(faults) > self.faults and error is None:
             error = f"fault recorded: {faults[-1]['stage']} {faults[-1]['error']}"
         self.faults = len(faults)
-        return Result(seconds, memory, error, outcome, peak)
+        return Result(seconds, memory, error, outcome, peak, cpu)
 
     def close(self) -> None:
         logging.getLogger("referee").removeHandler(self.errors)

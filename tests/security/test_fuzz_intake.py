@@ -31,7 +31,7 @@ def test_no_hostile_mail_ends_in_an_internal_error_or_takes_too_long(path, data)
     raw = build(HypothesisDraw(data), path.seeds)
     result = path.run(raw)
     assert result.error is None, result.error
-    assert result.seconds < LIMIT_S, f"{result.seconds:.2f} s"
+    assert result.cpu < LIMIT_S, f"{result.cpu:.2f} s of CPU"   # CPU: other processes on the machine do not count
     assert result.memory < LIMIT_BYTES, f"{result.memory / 1e6:.0f} MB"
 
 
