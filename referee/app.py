@@ -9,6 +9,7 @@ from pathlib import Path
 from referee.authority import Referee, Settings
 from referee.config import Config
 from referee.mail.imap_source import ImapSource
+from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink, SmtpSink
 from referee.mail.source import MaildirSource
 from referee.patient_sink import PatientSink
@@ -19,7 +20,7 @@ def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Re
     if isinstance(cfg.store, Path):
         cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()},
+                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg),
                         # an outage is a wall-clock event: a simulated clock (the demo) jumps by design
                         watch_outages=clock is None, auto_backup=auto_backup(cfg))
     return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
@@ -32,7 +33,15 @@ def auto_backup(cfg: Config):
     if not cfg.backups.before_close:
         return None
     folder = cfg.backups.folder or "backups"
-    return AutoBackup(folder=cfg.store.parent / folder, keep=cfg.backups.keep)
+    beside = cfg.store.parent if isinstance(cfg.store, Path) else Path.cwd()   # a PostgreSQL store: here
+    return AutoBackup(folder=beside / folder, keep=cfg.backups.keep)
+
+
+def trust_of(cfg: Config, txt=None) -> Trust:
+    """What the referee trusts of a sender (issue 13); ``txt``: a DNS look-up for tests."""
+    auth, strangers = cfg.authentication, cfg.strangers
+    return Trust(authserv_ids=tuple(auth.authserv_id), dkim=auth.dkim, dns_timeout=auth.dns_timeout, txt=txt,
+                 strangers=strangers.answer, strangers_per_hour=strangers.per_hour)
 
 
 def open_source(cfg: Config):

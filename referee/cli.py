@@ -180,6 +180,9 @@ def status(env):
         parts = [f"{n} {stage}" for stage, n in sorted(aside["faults"].items())]
         parts.append(f"{aside['outbox_failed']} outbox mails failed")
         click.echo("set aside after errors: " + ", ".join(parts) + " (see the log)")
+    strangers = ref.store.stranger_counts()   # issue 13: no backscatter
+    if strangers["ignored"] or strangers["answered"]:
+        click.echo(f"mail from strangers: {strangers['ignored']} filed as ignored, {strangers['answered']} answered")
 
 
 @cli.command()

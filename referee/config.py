@@ -79,6 +79,29 @@ class Backups(_Strict):
     before_close: bool = True        # a snapshot of store + archive before the closes of every tick
     folder: Path | None = None       # default: "backups" beside the store; relative: from the store's folder
     keep: int = Field(10, ge=1, le=1000)
+# -- issue 13: whom the referee trusts about a sender, and whom of the strangers it answers --
+class Authentication(_Strict):
+    # the receiving server(s) whose Authentication-Results fields count (their authserv-id);
+    # such fields from any other server, or below the trusted one, are ignored
+    authserv_id: list[str] = Field(default_factory=list)
+    dkim: bool = True                                   # own DKIM check where no trusted result is there
+    dns_timeout: float = Field(5.0, gt=0, le=30)        # seconds for one DNS look-up
+
+    @field_validator("authserv_id", mode="before")
+    @classmethod
+    def _ids(cls, v):
+        ids = [v] if isinstance(v, str) else list(v or [])
+        for one in ids:
+            if not isinstance(one, str) or not one.strip() or len(one) > 253 or any(c in one for c in " ;()\r\n\t"):
+                raise ValueError("authserv_id: a server name (one word, as it writes in Authentication-Results)")
+        return [one.strip().lower() for one in ids]
+
+
+class Strangers(_Strict):
+    # who of the senders that are no player or GM gets the short fixed answer:
+    # authenticated (a proven From only), all, or none; the rest is filed as ignored
+    answer: Literal["authenticated", "all", "none"] = "authenticated"
+    per_hour: int = Field(20, ge=1, le=10_000)          # such answers, all strangers together
 
 
 class Config(_Strict):
@@ -115,6 +138,8 @@ class Config(_Strict):
         if isinstance(v, str) and "://" in v:
             raise ValueError("store: a file path, or a postgresql:// address")
         return Path(v) if isinstance(v, str) else v
+    authentication: Authentication = Field(default_factory=Authentication)   # issue 13
+    strangers: Strangers = Field(default_factory=Strangers)                  # issue 13
 
     @field_validator("address")
     @classmethod
@@ -289,6 +314,20 @@ poll_interval: 60
 
 # At most this many mails per sender and hour get an answer.
 rate_limit_per_hour: 30
+
+# Whom the referee trusts about a sender.  Name your receiving mail server
+# (the authserv-id it writes in Authentication-Results) so its DKIM/DMARC
+# results count; without one, the referee checks DKIM itself (DNS, time limit).
+# authentication:
+#   authserv_id: mx.example.org
+#   dkim: true
+#   dns_timeout: 5
+
+# Senders who are no player or GM: answered only when their From is proven
+# (authenticated | all | none), at most per_hour answers in all.
+# strangers:
+#   answer: authenticated
+#   per_hour: 20
 
 # GMs who may create matches by mail (`command: create`): address -> GM key.
 # gm_keys:

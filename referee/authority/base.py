@@ -11,6 +11,7 @@ from referee import registry
 from referee.authority.timing import Timing
 from referee.calendar import deadline_ics
 from referee.contract import GameRules
+from referee.mail.senderauth import Trust
 
 
 def utcnow() -> datetime:
@@ -26,6 +27,8 @@ class Settings:
     # -- hardening (issue 13, ops) --
     watch_outages: bool = False   # move deadlines an outage ran across (on for a wall-clock referee: app.py)
     auto_backup: object = None    # a referee.backup.AutoBackup: a snapshot before every close (None: off)
+    # issue 13: what the operator trusts of a sender (referee.yaml authentication/strangers)
+    trust: Trust = field(default_factory=Trust)
 
     @property
     def domain(self) -> str:

@@ -3,7 +3,9 @@
 Order of checks: dedupe, rate limit, archive the raw mail (only its header
 section when over the rate or the size), loop guards (no reply to automatic
 mail), size, document, envelope, match, player, key, then the command or the
-orders; lateness by when the mail reached the server (``_arrived``).  The reply is queued in the outbox inside the
+orders; lateness by when the mail reached the server (``_arrived``).  The sender is
+judged first (``senders``: a DNS look-up must not hold the store) and the verdict stored
+with the mail; a mail with the right key is checked against it before it acts.  The reply is queued in the outbox inside the
 same transaction, so a crash anywhere means the mail is handled again from
 scratch, and a mail handled once is never answered twice.
 """
@@ -15,6 +17,7 @@ import re
 from referee.authority import crash, keys
 from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
 from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
+from referee.authority.senders import Senders
 from referee.authority.wording import Own, describe
 from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
@@ -35,11 +38,13 @@ class Intake:
         self.store, self.archive, self.renderer, self.lookups, self.queue = store, archive, renderer, lookups, queue
         self.replies, self.orders, self.commands, self.reader = replies, orders, commands, reader
         self.settings, self.now = settings, now
+        self.senders = Senders(store, renderer, lookups, queue, replies, settings, now)
 
     def handle(self, mail) -> Handled:
         prior = self.store.processed(mail.message_id, mail.content_hash)
         if prior is not None:
             return Handled(prior, "duplicate", duplicate=True)
+        mail = self.senders.judged(mail)   # outside the transaction: DNS may take its time limit
         try:
             with self.store.transaction():
                 # the processed record is the lock: a mail another worker has taken is left to it
@@ -49,6 +54,7 @@ class Intake:
                 if not claimed:
                     return Handled(self.store.processed(mail.message_id, mail.content_hash) or "duplicate",
                                    "duplicate", duplicate=True)
+                self.senders.record(mail)
                 result = self._handle(mail)
                 crash.point("intake.before_commit")
                 self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
@@ -59,6 +65,7 @@ class Intake:
             # forever: refuse it with an apology, keep the mail, log the cause.
             log.exception("handling %s failed", mail.message_id)
             with self.store.transaction():
+                self.senders.record(mail)
                 self.archive.save_mail(None, None, mail.content_hash, mail.raw)
                 if not mail.automatic and self.replies.known(mail.sender):   # a stranger's fault: no answer
                     lang = self.settings.default_lang
@@ -125,6 +132,10 @@ class Intake:
         if self.commands.joining.takes(match, env):   # issue 18: joining, and a match not started yet
             return self.commands.joining.handle(mail, match, env, doc)
         if env.player in GM_IDS:
+            if keys.verify(env.key, match["gm_key_hash"]):
+                refused = self.senders.check(mail, match, None, lang, doc)
+                if refused is not None:
+                    return refused
             return self.commands.gm_mail(mail, match, env, doc)
         member = self.replies.known(mail.sender, match)
         player = self.store.player(match["id"], env.player)
@@ -146,6 +157,9 @@ class Intake:
             if not member:
                 return self.replies.refuse_stranger(mail, "key.wrong", mid)
             return self.replies.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
+        refused = self.senders.check(mail, match, player, lang, doc)
+        if refused is not None:
+            return refused
         if env.command:
             return self.commands.player_command(mail, match, player, env, doc)
         return self.orders.take(mail, match, player, turn, env, doc, lang)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from referee import checks
 from referee.authority.wording import NOTHING_TO_FIX, describe
 
-STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together
+STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together (the default of Trust.strangers_per_hour)
 STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
 MAX_PROBLEMS = 20                 # problems listed in one refusal
 _IDENT = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
@@ -95,18 +95,30 @@ class Replies:
         return sender in self.settings.gm_keys or self.store.language_of_address(sender) is not None
 
     def refuse_stranger(self, mail, reason: str, match_id: str | None = None) -> Handled:
-        """Mail from an address the referee does not know: one short fixed answer,
-        reflecting nothing and telling nothing of matches or seats, and only while a
-        global hourly budget lasts (forged senders must not turn it into a mail cannon)."""
-        if mail.sender and self.stranger_budget():
+        """Mail from an address the referee does not know.  Its sender is answered
+        (one short fixed answer, reflecting nothing and telling nothing of matches or
+        seats) only where the policy allows (by default: a sender whose From is
+        proven, see ``senderauth.Trust``) and while a global hourly budget lasts;
+        the rest is filed as ignored: forged senders must not turn the referee into
+        a mail cannon (backscatter)."""
+        trust = self.settings.trust
+        if mail.sender and trust.answers_stranger(getattr(mail, "auth", None)) and self.stranger_budget():
             subject, text = self.renderer.mail("stranger", self.settings.default_lang)
             self.queue.queue(f"reply:{mail.message_id}:{mail.content_hash[:16]}", None, mail.sender, subject, text,
                              reply_to=mail)
-        log.info("mail %s from an unknown sender refused (%s)", checks.echo(mail.message_id, 80), reason)
-        return Handled("refused", reason, match_id)
+            self._stranger(mail, "answered")
+            log.info("mail %s from an unknown sender refused (%s)", checks.echo(mail.message_id, 80), reason)
+            return Handled("refused", reason, match_id)
+        self._stranger(mail, "ignored")
+        log.info("mail %s from an unknown sender ignored (%s)", checks.echo(mail.message_id, 80), reason)
+        return Handled("ignored", reason, match_id)
+
+    def _stranger(self, mail, what: str) -> None:
+        if hasattr(self.store, "mark_stranger"):
+            self.store.mark_stranger(mail.message_id, mail.content_hash, what)
 
     def stranger_budget(self) -> bool:
-        limit = self.reader.RateLimit(capacity=STRANGER_REPLIES_PER_HOUR)
+        limit = self.reader.RateLimit(capacity=self.settings.trust.strangers_per_hour)
         stored = self.store.rate_bucket(STRANGERS)
         decision = limit.take(self.reader.Bucket.from_json(stored) if stored else None, self.now())
         self.store.put_rate_bucket(STRANGERS, decision.bucket.to_json())

@@ -132,6 +132,8 @@ class MatchSpec(_Strict):
             numbered = (f"seat{i}" for i in range(1, MAX_SEATS * 2 + 1) if f"seat{i}" not in taken)
             return [next(numbered) for _ in range(self.seats - len(self.players))]
         return []
+    # issue 13: what a sender's proven or failed From means for orders (referee.authority.senders)
+    sender_auth: Literal["off", "record", "require"] = "record"
 
     @field_validator("id")
     @classmethod

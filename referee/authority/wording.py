@@ -129,6 +129,18 @@ class Refusal(ValueError):
         super().__init__(TEXTS[code]["en"].format(**params))
 
 
+# issue 13, sender authentication: a match that requires a proven From
+TEXTS["sender.unproven"] = {
+    "en": "This match takes orders only from a sender its mail servers can prove (DKIM or DMARC), "
+          "and this mail's sender is not proven: {why_en}. Nothing was changed, and the registered "
+          "address of the seat has been told. Send the mail again, straight from your own mailbox "
+          "(not forwarded, not through a list).",
+    "de": "Diese Partie nimmt Befehle nur von einem Absender an, den die Mailserver belegen können "
+          "(DKIM oder DMARC), und der Absender dieser Mail ist nicht belegt: {why_de}. Nichts wurde "
+          "geändert, und die eingetragene Adresse des Platzes ist benachrichtigt. Schicke die Mail "
+          "noch einmal, direkt aus deinem eigenen Postfach (nicht weitergeleitet, nicht über eine Liste)."}
+
+
 # Refusals where the document is fine and only waiting (or the GM) helps: the reply
 # must not tell the player to correct and resend it.
 NOTHING_TO_FIX = frozenset({

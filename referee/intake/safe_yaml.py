@@ -69,6 +69,15 @@ class StrictConstructor(SafeConstructor):
             raise yaml.constructor.ConstructorError(None, None, _TOO_LONG, node.start_mark)
         return int(digits)
 
+    def construct_object(self, node, deep=False):
+        # An explicit tag on a value that is not of its kind (``!!int x``, ``!!float y``,
+        # ``!!bool maybe``, ``!!timestamp 2026-13-45``) makes PyYAML's constructors raise
+        # plain Python errors: refuse it as a YAML problem at the value (found by fuzzing, issue 13).
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, IndexError):
+            raise yaml.constructor.ConstructorError(None, None, _NOT_OF_TAG, node.start_mark) from None
+
 
 StrictConstructor.add_constructor("tag:yaml.org,2002:int", StrictConstructor.construct_yaml_int)
 
@@ -127,8 +136,10 @@ class Loaded:
 
 # Plain-language German for libyaml's most common complaints.
 _TOO_LONG = f"a number of more than {MAX_INT_DIGITS} digits"
+_NOT_OF_TAG = "a value that does not fit its '!!' tag"
 _PROBLEMS_DE = {
     _TOO_LONG: f"eine Zahl mit mehr als {MAX_INT_DIGITS} Ziffern",
+    _NOT_OF_TAG: "ein Wert, der nicht zu seinem '!!'-Tag passt",
     "could not find expected ':'": "ein ':' fehlt",
     "did not find expected key": "hier wurde ein Schlüssel erwartet (Einrückung?)",
     "mapping values are not allowed in this context": "hier darf kein 'Schlüssel: Wert' stehen (Einrückung oder fehlende Anführungszeichen?)",

@@ -66,6 +66,7 @@ class InboundMail:
     limit: int = 0                     # too_large: the limit in bytes that was broken ...
     over: str = ""                     # ... by "mail" (all of it), "text" (a text part) or "yaml" (an attachment)
     set_aside: tuple[tuple[str, int], ...] = ()   # (name, bytes) of large attachments not read
+    auth: object = None                # the verdict on the sender (referee.mail.senderauth.Verdict), set by the intake
 
 
 class _Capped(policy.Compat32):

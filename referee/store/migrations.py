@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from referee.store.schema import SCHEMA, SCHEMA_VERSION, SEAT_TABLES, TALK_TABLES
+from referee.store.schema import SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
 from referee.store.sql import SchemaMismatch
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
@@ -47,7 +47,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "table talk, the chronicle and letters (issue 18)", tuple(_statements(TALK_TABLES))),
     Migration(4, "seats: missed turns, marks, absences, address changes, joining, wait list (issue 18)",
               tuple(_statements(SEAT_TABLES))),
-    # the next one: Migration(5, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(5, "the verdict on each mail's sender, strangers' mail answered or ignored (issue 13)",
+              tuple(_statements(SENDER_TABLES))),
+    # the next one: Migration(6, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

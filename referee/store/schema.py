@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 4   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 5   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -218,4 +218,22 @@ CREATE TABLE IF NOT EXISTS wait_list (
 );
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES
+# issue 13, sender authentication (referee/authority/senders.py): migration 5
+SENDER_TABLES = """
+-- issue 13, sender authentication: the verdict on each mail's sender, and what
+-- became of a stranger's mail (answered, or filed as ignored: no backscatter)
+CREATE TABLE IF NOT EXISTS sender_verdicts (
+    message_id   TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    sender       TEXT NOT NULL,
+    verdict      TEXT NOT NULL,             -- pass | fail | none | off
+    method       TEXT NOT NULL,             -- authentication-results | dkim | ''
+    detail       TEXT NOT NULL,
+    stranger     TEXT,                      -- a stranger's mail: answered or ignored (else NULL)
+    at           TEXT NOT NULL,
+    PRIMARY KEY (message_id, content_hash)
+);
+CREATE INDEX IF NOT EXISTS sender_verdicts_stranger ON sender_verdicts (stranger, at);
+"""
+
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES

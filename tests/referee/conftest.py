@@ -17,6 +17,7 @@ import toygame  # tests/ is on sys.path (tests/conftest.py)
 from referee import registry
 from referee.authority import Referee, Settings
 from referee.mail.inbound import parse_inbound
+from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
 from referee.render import Renderer
 from referee.store import open_store
@@ -51,8 +52,11 @@ def clock():
 
 
 def make_referee(root: Path, clock) -> Referee:
+    # strangers: answered within the budget, so these tests can read what the answer says;
+    # the default (only a proven From is answered) is tested in tests/security/test_backscatter_policy.py
     return Referee(open_store(root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
-                   clock, Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, rate_limit_per_hour=20))
+                   clock, Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, rate_limit_per_hour=20,
+                                   trust=Trust(strangers="all")))
 
 
 @pytest.fixture

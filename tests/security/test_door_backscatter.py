@@ -5,9 +5,21 @@ most hourly, automatic mail never answered, and no hint to a stranger whether
 a match or a seat exists."""
 from __future__ import annotations
 
-from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, text_of, to, toy_registered  # noqa: F401
+import pytest
+from dkimkit import make_referee
+from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, text_of, to, toy_registered  # noqa: F401
 
 from referee.authority.intake import STRANGER_REPLIES_PER_HOUR
+
+
+@pytest.fixture
+def ref(tmp_path, clock):
+    """A referee that answers every stranger within the budget (``strangers: {answer:
+    all}``): these findings are about what such an answer may say and how many go
+    out; by default an unproven stranger gets none (test_backscatter_policy.py)."""
+    r = make_referee(tmp_path, clock, strangers="all")
+    yield r
+    r.store.close()
 
 
 def test_finding5_forged_senders_get_a_bounded_number_of_short_fixed_replies(ref, outbox):
