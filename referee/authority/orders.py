@@ -23,8 +23,9 @@ class Orders:
         if env.turn is not None and env.turn != turn["number"]:
             return self.replies.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
                                                                *_at(doc, "turn"))], player=player)
+        arrived = self._arrived(mail, turn)
         if turn["deadline"] and not self.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
-                                                                              self._arrived(mail, turn)):
+                                                                              arrived):
             info = self.lookups.deadline_info(match, turn, lang)
             late = Own("turn.late", {"current": turn["number"], "deadline": info["local"]})
             return self.replies.refuse(mail, match, lang, [late], player=player)
@@ -50,9 +51,22 @@ class Orders:
             orders=orders_text(orders, model.model_fields_set),
             warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.lookups.deadline_info(match, turn, lang),
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
-            early_close=bool(match["spec"].get("early_close", True)))
+            early_close=bool(match["spec"].get("early_close", True)),
+            grace=self._in_grace(match, turn, arrived, lang))
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
+
+    def _in_grace(self, match, turn, arrived: datetime, lang: str) -> dict | None:
+        """When orders came after the deadline but within its grace: until when the
+        grace runs (local and UTC), for the reply to say they were late and taken."""
+        if not turn["deadline"] or match["status"] != "running":
+            return None
+        deadline = datetime.fromisoformat(turn["deadline"])
+        if arrived < deadline:
+            return None
+        timing = self.lookups.timing(match)
+        end = deadline + timing.schedule.grace
+        return {"local": timing.local(end, lang), "utc": timing.utc(end, lang)}
 
     def _arrived(self, mail, turn) -> datetime:
         """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
