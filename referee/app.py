@@ -16,7 +16,7 @@ from referee.store import open_store
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
     cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()})
+                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, site_url=cfg.site_url)
     return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
 
 

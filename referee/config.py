@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from referee import checks
 
 DEFAULT_NAME = "referee.yaml"
+_SITE_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%/+-]*)?", re.ASCII)
 
 
 class _Strict(BaseModel):
@@ -85,6 +87,20 @@ class Config(_Strict):
     rate_limit_per_hour: int = Field(30, ge=1, le=100_000)
     # GMs allowed to create matches by mail: their address -> their GM key
     gm_keys: dict[str, str] = Field(default_factory=dict)
+    # -- order schemas (issue 11): where the folders `referee site` writes are served publicly
+    # (site/<match>/...); order forms then start with a yaml-language-server $schema line
+    site_url: str | None = None
+
+    @field_validator("site_url")
+    @classmethod
+    def _site_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = v.strip()
+        if not _SITE_URL.fullmatch(v):
+            raise ValueError("site_url must be an http(s) address such as https://example.org/matches/ "
+                             "(no spaces or quotes, at most 300 characters)")
+        return v
 
     @field_validator("address")
     @classmethod
@@ -260,6 +276,12 @@ rate_limit_per_hour: 30
 # GMs who may create matches by mail (`command: create`): address -> GM key.
 # gm_keys:
 #   gm@example.org: CHANGE-THIS-KEY
+
+# Where the folders `referee site MATCH` writes (site/<match>/) are served on the web.
+# With it, every order form starts with a line naming its JSON Schema
+# (<site_url>/<match>/schemas/<stage>.json), which editors with the YAML
+# language server use to check an order while it is written.
+# site_url: https://example.org/referee/
 """
 
 

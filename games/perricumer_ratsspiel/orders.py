@@ -52,7 +52,17 @@ class Ereigniskarte(_Doc):
     abstimmung: dict[int, str] = {}          # marionette: the puppet's votes
 
 
+def _card_may_be_a_word(schema: dict) -> None:
+    """``ereigniskarte: keine`` (or a bare card name) is read by ``_keine``: the
+    published JSON Schema must accept the word the form is pre-filled with too."""
+    card = schema.get("properties", {}).get("ereigniskarte", {})
+    if isinstance(card.get("anyOf"), list):
+        card["anyOf"].insert(0, {"type": "string"})
+
+
 class SessionOrders(_Doc):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_card_may_be_a_word)
+
     spielername: str | None = None          # the copy template's header lines, ignored
     spielerfigur: str | None = None
     ereigniskarten: list[str] | None = None  # round one only: the three cards chosen

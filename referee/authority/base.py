@@ -23,6 +23,7 @@ class Settings:
     gm_keys: Mapping[str, str] = field(default_factory=dict)  # address -> key allowed to create matches
     rate_limit_per_hour: int = 30
     default_lang: str = "en"
+    site_url: str | None = None   # public address of the match sites (order forms name their schemas)
 
     @property
     def domain(self) -> str:

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from referee import standings
 from referee.authority import crash
+from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng, derive_seed, state_hash
@@ -122,7 +123,8 @@ class Closing:
                 "reminder", lang, match=self.lookups.match_ctx(match, rules), player=player,
                 turn=turn["number"], deadline=self.lookups.deadline_info(match, turn, lang),
                 awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)],
-                order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
+                order_form=rules.order_form(rules.load(turn["state"]), pid, lang),
+                schema_url=schema_url(self.lookups.settings.site_url, match["id"], turn["awaiting"].get(pid)))
             key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
             count += self.queue.queue(key, match["id"], player["email"], subject, text)
         return count
@@ -212,7 +214,9 @@ class Closing:
     def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None) -> dict:
         ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
-        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer))
+        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer),
+                   schema_url=schema_url(self.lookups.settings.site_url, match["id"],
+                                         (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}

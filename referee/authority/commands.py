@@ -8,6 +8,7 @@ from referee import checks
 from referee.authority import keys
 from referee.authority.closing import report_ref
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
+from referee.authority.order_mail import stale_form
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, Refusal
 from referee.contract import GM
@@ -63,9 +64,10 @@ class Commands:
         if stored is None:
             return
         # the very report of that turn, read from the archive when the mail is built
+        ref = report_ref(match["id"], past["number"], past["rev"], player["id"], stored)
+        ref.update(stale_form(self.store, self.lookups, match, player, past, stored["lang"]))
         self.queue.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
-                         stored["subject"], "", None,
-                         report=report_ref(match["id"], past["number"], past["rev"], player["id"], stored))
+                         stored["subject"], "", None, report=ref)
 
     # -- the GM ----------------------------------------------------------------
     def gm_mail(self, mail, match, env, doc) -> Handled:

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from referee import checks, registry
 from referee.authority import keys
+from referee.authority.order_mail import schema_url
 from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
@@ -160,6 +161,7 @@ class Matches:
         subject, text = self.renderer.mail(
             kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
+            schema_url=schema_url(self.settings.site_url, match["id"], stage),
             summary=summary_text(rules, lang), replaced=replaced,
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
