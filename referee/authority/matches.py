@@ -140,6 +140,8 @@ class Matches:
             for p in self.store.players(spec.id):
                 self.welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
             self._gm_welcome(match, turn, gm_key)
+            for o in self.store.observers(spec.id):   # the match file's observers: welcomed like one the GM adds
+                self._observer_welcome(match, turn, rules, state, o["email"], o["lang"])
             self.archive.write_match(spec.id, self.match_record(match, rules, state))
         return Created(spec.id, gm_key)
 
@@ -178,6 +180,16 @@ class Matches:
             players=self.store.players(match["id"]), deadline=self.lookups.deadline_info(match, turn, lang),
             address=self.settings.address, status=match["status"])
         self.queue.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
+
+    def _observer_welcome(self, match: dict, turn: dict, rules, state, email: str, lang: str | None) -> None:
+        lang = lang or self.lookups.lang_of(match)
+        ctx = self.lookups.match_ctx(match, rules)
+        subject, text = self.renderer.mail(
+            "observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
+            position=position_text(self.renderer, rules, ctx, state, None, lang, turn["number"] - 1,
+                                   self.lookups.names(match["id"])))
+        # the same key as notices.observer_welcome: an observer is welcomed once
+        self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     def start(self, match_id: str) -> None:
         """Start a match created with ``start: manual``: the first deadline runs from now."""
