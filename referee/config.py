@@ -97,7 +97,7 @@ class Config(_Strict):
         if v is None:
             return None
         v = v.strip()
-        if not _SITE_URL.fullmatch(v):
+        if len(v) > 300 or not _SITE_URL.fullmatch(v):
             raise ValueError("site_url must be an http(s) address such as https://example.org/matches/ "
                              "(no spaces or quotes, at most 300 characters)")
         return v
