@@ -20,7 +20,7 @@ def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Re
     if isinstance(cfg.store, Path):
         cfg.store.parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg),
+                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg), site_url=cfg.site_url,
                         # an outage is a wall-clock event: a simulated clock (the demo) jumps by design
                         watch_outages=clock is None, auto_backup=auto_backup(cfg))
     return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)

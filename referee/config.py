@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -17,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from referee import checks
 
 DEFAULT_NAME = "referee.yaml"
+_SITE_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%/+-]*)?", re.ASCII)
 
 
 class _Strict(BaseModel):
@@ -117,6 +119,8 @@ class Config(_Strict):
     # GMs allowed to create matches by mail: their address -> their GM key
     gm_keys: dict[str, str] = Field(default_factory=dict)
     backups: Backups = Field(default_factory=lambda: Backups())   # hardening (issue 13, ops)
+    authentication: Authentication = Field(default_factory=Authentication)   # issue 13
+    strangers: Strangers = Field(default_factory=Strangers)                  # issue 13
 
     @field_validator("store", mode="before")
     @classmethod
@@ -138,8 +142,21 @@ class Config(_Strict):
         if isinstance(v, str) and "://" in v:
             raise ValueError("store: a file path, or a postgresql:// address")
         return Path(v) if isinstance(v, str) else v
-    authentication: Authentication = Field(default_factory=Authentication)   # issue 13
-    strangers: Strangers = Field(default_factory=Strangers)                  # issue 13
+
+    # -- order schemas (issue 11): where the folders `referee site` writes are served publicly
+    # (site/<match>/...); order forms then start with a yaml-language-server $schema line
+    site_url: str | None = None
+
+    @field_validator("site_url")
+    @classmethod
+    def _site_url(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = v.strip()
+        if len(v) > 300 or not _SITE_URL.fullmatch(v):
+            raise ValueError("site_url must be an http(s) address such as https://example.org/matches/ "
+                             "(no spaces or quotes, at most 300 characters)")
+        return v
 
     @field_validator("address")
     @classmethod
@@ -340,6 +357,12 @@ rate_limit_per_hour: 30
 #   before_close: true
 #   folder: backups            # beside the store
 #   keep: 10
+
+# Where the folders `referee site MATCH` writes (site/<match>/) are served on the web.
+# With it, every order form starts with a line naming its JSON Schema
+# (<site_url>/<match>/schemas/<stage>.json), which editors with the YAML
+# language server use to check an order while it is written.
+# site_url: https://example.org/referee/
 """
 
 

@@ -53,7 +53,7 @@ def test_whole_1848_match_by_mail(mailservers, tmp_path):
     a_text = reports["alice"][1]
     assert f"Dein Plan überspringt: play: {a_person}" in a_text and "noch niemand hat mit army geantwortet" in a_text
     assert "Dein Plan steht auf „ask“" in a_text and "Dein Plan" not in reports["bob"][1]
-    assert "Alice schiebt eine" in a_text and "DEINE BEFEHLE" in a_text
+    assert "Alice schiebt eine" in a_text and "Deine Befehle für Zug 2: ausfüllen" in a_text
     assert f"Du hast {a_push}" in a_text and f"Du hast {a_push}" not in reports["bob"][1]
     assert rules.awaiting(state()) == {"alice": "trick"}
     assert state().d["zusatz_deck" if a_push.startswith("Z") else "persons_deck"][0] == a_push

@@ -52,7 +52,17 @@ class Ereigniskarte(_Doc):
     abstimmung: dict[int, str] = {}          # marionette: the puppet's votes
 
 
+def _card_may_be_a_word(schema: dict) -> None:
+    """``ereigniskarte: keine`` (or a bare card name) is read by ``_keine``: the
+    published JSON Schema must accept the word the form is pre-filled with too."""
+    card = schema.get("properties", {}).get("ereigniskarte", {})
+    if isinstance(card.get("anyOf"), list):
+        card["anyOf"].insert(0, {"type": "string"})
+
+
 class SessionOrders(_Doc):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_card_may_be_a_word)
+
     spielername: str | None = None          # the copy template's header lines, ignored
     spielerfigur: str | None = None
     ereigniskarten: list[str] | None = None  # round one only: the three cards chosen
@@ -171,7 +181,7 @@ def read_actions(state: dict, player: str, act: Aktionen | None) -> tuple[dict, 
         elif e.punkte < 1:
             probs.append(_w("actions.negative", where + ".punkte"))
     spent = act.verwaltungsarbeit + act.wahlkampf + sum(e.punkte for e in act.einflussnahme)
-    if not probs and spent > AP:
+    if spent > AP:   # said beside the other problems: the player fixes all at once
         probs.append(_w("actions.ap", "aktionen", spent=spent, ap=AP))
     if probs:
         return default, probs
@@ -230,6 +240,30 @@ def read(state: dict, player: str, orders: SessionOrders) -> tuple[dict, list[Pr
     picks, p5 = read_picks(state, player, orders.ereigniskarten)
     return ({"card": card, "actions": actions, "votes": votes, "pick": pick, "picks": picks},
             p5 + p1 + p2 + p3 + p4)
+
+
+def understood(state: dict, player: str, orders: SessionOrders) -> dict:
+    """The orders as the session will use them, in the order document's words: what
+    a reply echoes.  A part replaced by its Standardaktion shows the Standardaktion
+    (Verwaltungsarbeit 12), a card or pick not played is left out, and so is every
+    empty or null field; votes not valid are left to be cast as an NPC would."""
+    used = read(state, player, orders)[0]
+    out: dict[str, Any] = {}
+    if used["picks"] is not None:
+        out["ereigniskarten"] = list(used["picks"])
+    if used["card"] is not None:
+        out["ereigniskarte"] = {k: v for k, v in used["card"].items() if v not in (None, {}, [])}
+    elif state["round"] > 1:
+        out["ereigniskarte"] = "keine"
+    if state["round"] > 1:
+        act = used["actions"]
+        out["aktionen"] = {"verwaltungsarbeit": act["verwaltung"], "wahlkampf": act["wahlkampf"],
+                           **({"einflussnahme": [dict(e) for e in act["einfluss"]]} if act["einfluss"] else {})}
+    if used["votes"]:
+        out["abstimmung"] = {int(nr): choice for nr, choice in used["votes"].items()}
+    if used["pick"] is not None:
+        out["auswahl"] = used["pick"]
+    return out
 
 
 def read_gm(state: dict, orders: GmOrders) -> tuple[dict, list[Problem]]:

@@ -13,7 +13,7 @@ from . import summary
 from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
-from .orders import CARDS, GmOrders, SessionOrders, random_orders, read, read_gm
+from .orders import CARDS, GmOrders, SessionOrders, random_orders, read, read_gm, understood
 from .picture import STANDINGS_MESSAGES
 from .session import resolve_session
 from .view import build_view
@@ -132,6 +132,12 @@ class RatsspielRules:
         if player not in state["players"]:
             return [Problem("options.members", "", "error", {"error": f"{player} plays no councillor"})]
         return read(state, player, self._model(state, player, orders))[1]
+
+    def understood(self, state: dict, player: str, orders: BaseModel) -> dict | None:
+        """The orders as they will be used (what the acceptance echoes); the GM's as sent."""
+        if player == GM or player not in state["players"]:
+            return None
+        return understood(state, player, self._model(state, player, orders))
 
     def default_orders(self, state: dict, player: str) -> BaseModel:
         return GmOrders() if player == GM else SessionOrders()

@@ -199,6 +199,11 @@ class Revolution1848:
         from .picture import standings
         return standings(view)
 
+    def rules_summary(self, lang: str) -> str:
+        """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""
+        from .summary import rules_summary
+        return rules_summary(lang)
+
     def order_form(self, state: State, player: str, lang: str) -> str:
         from .form import order_form
         return order_form(state, player, lang)

@@ -29,6 +29,7 @@ class Settings:
     auto_backup: object = None    # a referee.backup.AutoBackup: a snapshot before every close (None: off)
     # issue 13: what the operator trusts of a sender (referee.yaml authentication/strangers)
     trust: Trust = field(default_factory=Trust)
+    site_url: str | None = None   # public address of the match sites (order forms name their schemas)
 
     @property
     def domain(self) -> str:

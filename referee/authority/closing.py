@@ -20,6 +20,7 @@ from referee import pictures, standings
 from referee.authority import crash
 from referee.authority.absence import moved_past, tell_moved
 from referee.authority.dropouts import Dropouts
+from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
 from referee.authority.wording import Refusal
@@ -128,7 +129,8 @@ class Closing:
                 "reminder", lang, match=self.lookups.match_ctx(match, rules), player=player,
                 turn=turn["number"], deadline=self.lookups.deadline_info(match, turn, lang),
                 awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)],
-                order_form=rules.order_form(rules.load(turn["state"]), pid, lang))
+                order_form=rules.order_form(rules.load(turn["state"]), pid, lang),
+                schema_url=schema_url(self.lookups.settings.site_url, match["id"], turn["awaiting"].get(pid)))
             key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
             count += self.queue.queue(key, match["id"], player["email"], subject, text)
         return count
@@ -228,7 +230,9 @@ class Closing:
     def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
         ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved, drawn)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
-        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer))
+        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer),
+                   schema_url=schema_url(self.lookups.settings.site_url, match["id"],
+                                         (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}

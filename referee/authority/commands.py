@@ -10,6 +10,7 @@ from referee.authority.closing import report_ref
 from referee.authority.dropouts import seat_replaced
 from referee.authority.joining import JOIN_GM_COMMANDS, Joining
 from referee.authority.matches import MatchError, MatchFileRefused, load_spec
+from referee.authority.order_mail import stale_form
 from referee.authority.replies import Handled, _at
 from referee.authority.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.wording import Own, Refusal
@@ -79,9 +80,10 @@ class Commands:
         if stored is None:
             return
         # the very report of that turn, read from the archive when the mail is built
+        ref = report_ref(match["id"], past["number"], past["rev"], player["id"], stored)
+        ref.update(stale_form(self.store, self.lookups, match, player, past, stored["lang"]))
         self.queue.queue(f"resend:{mail.message_id}:{mail.content_hash[:16]}", match["id"], player["email"],
-                         stored["subject"], "", None,
-                         report=report_ref(match["id"], past["number"], past["rev"], player["id"], stored))
+                         stored["subject"], "", None, report=ref)
 
     # -- the GM ----------------------------------------------------------------
     def gm_mail(self, mail, match, env, doc) -> Handled:

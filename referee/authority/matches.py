@@ -9,6 +9,7 @@ from datetime import datetime
 
 from referee import checks, registry
 from referee.authority import keys, seating
+from referee.authority.order_mail import schema_url
 from referee.authority.position import position_text, summary_text
 from referee.authority.spec import MatchSpec
 from referee.authority.spec_check import check_spec
@@ -142,6 +143,8 @@ class Matches:
             for p in self.store.players(spec.id):
                 self.welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
             self._gm_welcome(match, turn, gm_key)
+            for o in self.store.observers(spec.id):   # the match file's observers: welcomed like one the GM adds
+                self._observer_welcome(match, turn, rules, state, o["email"], o["lang"])
             self.archive.write_match(spec.id, self.match_record(match, rules, state))
         return Created(spec.id, gm_key)
 
@@ -163,6 +166,7 @@ class Matches:
         subject, text = self.renderer.mail(
             kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
+            schema_url=schema_url(self.settings.site_url, match["id"], stage),
             summary=summary_text(rules, lang), replaced=replaced, press=press_options(match["spec"]),
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
@@ -179,6 +183,16 @@ class Matches:
             players=self.store.players(match["id"]), deadline=self.lookups.deadline_info(match, turn, lang),
             address=self.settings.address, status=match["status"])
         self.queue.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
+
+    def _observer_welcome(self, match: dict, turn: dict, rules, state, email: str, lang: str | None) -> None:
+        lang = lang or self.lookups.lang_of(match)
+        ctx = self.lookups.match_ctx(match, rules)
+        subject, text = self.renderer.mail(
+            "observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
+            position=position_text(self.renderer, rules, ctx, state, None, lang, turn["number"] - 1,
+                                   self.lookups.names(match["id"])))
+        # the same key as notices.observer_welcome: an observer is welcomed once
+        self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     def start(self, match_id: str) -> None:
         """Start a match created with ``start: manual``: the first deadline runs from now."""

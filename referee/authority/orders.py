@@ -23,8 +23,9 @@ class Orders:
         if env.turn is not None and env.turn != turn["number"]:
             return self.replies.refuse(mail, match, lang, [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]},
                                                                *_at(doc, "turn"))], player=player)
+        arrived = self._arrived(mail, turn)
         if turn["deadline"] and not self.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]),
-                                                                              self._arrived(mail, turn)):
+                                                                              arrived):
             info = self.lookups.deadline_info(match, turn, lang)
             late = Own("turn.late", {"current": turn["number"], "deadline": info["local"]})
             return self.replies.refuse(mail, match, lang, [late], player=player)
@@ -47,12 +48,40 @@ class Orders:
         awaited = [names.get(p, {"name": p})["name"] for p in self.lookups.still_awaited(match["id"], turn)]
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
-            orders=orders_text(orders, model.model_fields_set),
+            orders=self._understood(rules, state, player["id"], model, orders),
             warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.lookups.deadline_info(match, turn, lang),
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
-            early_close=bool(match["spec"].get("early_close", True)))
+            early_close=bool(match["spec"].get("early_close", True)),
+            grace=self._in_grace(match, turn, arrived, lang))
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
+
+    @staticmethod
+    def _understood(rules, state, player: str, model, orders: dict) -> str:
+        """The echo: the game's ``understood(state, player, orders)`` hook where it has
+        one (the orders as they will be used, defaults in place of refused parts),
+        else what the player set."""
+        hook = getattr(rules, "understood", None)
+        if callable(hook):
+            try:
+                used = hook(state, player, model)
+            except Exception:   # an optional hook never costs the player the acceptance
+                used = None
+            if isinstance(used, dict):
+                return orders_text(used)
+        return orders_text(orders, model.model_fields_set)
+
+    def _in_grace(self, match, turn, arrived: datetime, lang: str) -> dict | None:
+        """When orders came after the deadline but within its grace: until when the
+        grace runs (local and UTC), for the reply to say they were late and taken."""
+        if not turn["deadline"] or match["status"] != "running":
+            return None
+        deadline = datetime.fromisoformat(turn["deadline"])
+        if arrived < deadline:
+            return None
+        timing = self.lookups.timing(match)
+        end = deadline + timing.schedule.grace
+        return {"local": timing.local(end, lang), "utc": timing.utc(end, lang)}
 
     def _arrived(self, mail, turn) -> datetime:
         """When the mail reached our server (IMAP INTERNALDATE, Maildir delivery), so
@@ -71,6 +100,18 @@ def orders_text(orders: dict, given=None) -> str:
     """Orders as a reply echoes them: what the player set, without the empty
     fields a game's model fills in (``null``, ``{}``, ``[]``) that they never wrote.
     ``given``: the fields the player sent; None when only the stored orders are known."""
-    shown = {k: v for k, v in orders.items()
+    shown = {k: _without_nulls(v) for k, v in orders.items()
              if v is not None and not (v in ({}, []) and (given is None or k not in given))}
     return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
+
+
+def _without_nulls(value, depth: int = 0):
+    """A value with the null fields of its mappings left out, at every level a
+    game's orders have (``viertel: null`` is nothing the player wrote)."""
+    if depth > 32:   # orders are shallow; the intake's loader caps depth at 32 already
+        return value
+    if isinstance(value, dict):
+        return {k: _without_nulls(v, depth + 1) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v, depth + 1) for v in value]
+    return value

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from referee import checks, pictures
 from referee.authority.base import Settings
+from referee.authority.order_mail import replace_stale_form
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
 from referee.render import inline_styles
@@ -76,6 +77,11 @@ class MailQueue:
         p = json.loads(data)
         if p.get("report"):
             p["text"], p["html"], picture = self.report_body(p["report"])
+            stale = p["report"].get("stale_form")
+            if stale:   # a resent report whose form's turn has closed since (order_mail.stale_form)
+                current = stale.get("current")
+                p["text"], p["html"] = replace_stale_form(p["text"], p["html"], stale["lang"], stale["turn"],
+                                                          tuple(current) if current else None)
             if picture and p.get("picture_cid"):
                 p["picture"] = picture
                 p["html"] = p["html"].replace(PICTURE_CID, "cid:" + p["picture_cid"].strip("<>"))

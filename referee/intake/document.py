@@ -21,7 +21,7 @@ from .safe_yaml import Marks, YamlRefused, load_checked
 
 MAX_TEXT = 512_000  # characters of a mail text searched (a mail is at most 256 kB; HTML text 512 k)
 SHOWN_STARTS = 10   # a reply names the first lines of several documents, not thousands
-_KEY_LINE = re.compile(r"^(\s*key\s*:\s*)(\S.*)$", re.I)
+_KEY_LINE = re.compile(r"^(\s*(?:key|schluessel|schlüssel)\s*:\s*)(\S.*)$", re.I)
 Path = tuple
 
 
@@ -151,10 +151,10 @@ def read_text(text: str, source: str = "body", *, whole: bool = False) -> Docume
             doc.notes.append(referee_problem("document.quoted", severity="warning", line=found[0].anchor + 1))
     if not blocks:
         rest = "\n".join(lines)
-        if rest.strip() and "match" in rest.lower():
+        if rest.strip() and ("match" in rest.lower() or "partie" in rest.lower()):
             doc.text = rest
             result = _load(rest, doc)
-            if isinstance(result, Document) and any(str(k).lower() == "match" for k in result.data):
+            if isinstance(result, Document) and any(str(k).lower() in ("match", "partie") for k in result.data):
                 return result
         return [referee_problem("document.not_found")]
     block = blocks[0]

@@ -10,6 +10,9 @@ command: status         # ... or a command; its other top-level keys become ``ar
 ```
 
 Top-level keys are read case-insensitively.  Problems never quote the key.
+A German player may write the envelope in German (``ALIASES``): ``partie:``,
+``spieler:``, ``schluessel:``/``schlüssel:``, ``zug:``, ``befehle:``,
+``kommando:`` mean the same as the English keys.
 """
 from __future__ import annotations
 
@@ -23,6 +26,17 @@ from .problems import Located
 
 FIELDS = ("match", "player", "key", "turn", "orders", "command", "press")
 REQUIRED = ("match", "player")
+# the envelope's keys in German (lower case): read exactly like the English ones
+ALIASES = {"partie": "match", "spieler": "player", "spielerin": "player", "schluessel": "key",
+           "schlüssel": "key", "zug": "turn", "befehle": "orders", "befehl": "orders", "kommando": "command"}
+GERMAN = {field: name for name, field in reversed(ALIASES.items())}   # the first German word of each field
+_KNOWN = FIELDS + tuple(GERMAN[f] for f in FIELDS)   # what a misspelt key may be near
+
+
+def canonical(name: str) -> str:
+    """The English field a top-level key means (``Partie`` -> ``match``), else the key lower-cased."""
+    low = name.strip().lower()
+    return ALIASES.get(low, low)
 
 _EXPECTED = {
     "text": ("a single word or text", "ein einzelnes Wort oder ein Text"),
@@ -67,9 +81,10 @@ def _wrong_type(doc: Document, name: str, real: str, kind: str) -> Located:
 
 
 def _unknown(doc: Document, real: str, allowed: tuple[str, ...]) -> Located:
-    close = difflib.get_close_matches(real.lower(), allowed, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(real.lower(), _KNOWN, n=1, cutoff=0.6)
     return doc.problem(
         "envelope.unknown_key", (real,), at_key=True, field=real, allowed=", ".join(allowed),
+        allowed_de=", ".join(f"{GERMAN[f]} ({f})" for f in allowed),
         suggestion_en=f" (did you mean '{close[0]}'?)" if close else "",
         suggestion_de=f" (meintest du '{close[0]}'?)" if close else "")
 
@@ -79,8 +94,8 @@ def _misspelt_body(values: dict[str, Any]) -> bool:
     problem says so at its line, so "neither orders nor command" would only add noise."""
     for name in values:
         if name not in FIELDS:
-            close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
-            if close and close[0] in ("orders", "command"):
+            close = difflib.get_close_matches(name, _KNOWN, n=1, cutoff=0.6)
+            if close and canonical(close[0]) in ("orders", "command"):
                 return True
     return False
 
@@ -91,8 +106,8 @@ def read_envelope(doc: Document) -> Envelope | list[Located]:
     spelled: dict[str, str] = {}   # lower-case name -> key as written
     values: dict[str, Any] = {}
     for real, value in doc.data.items():
-        name = str(real).strip().lower()
-        if name in values:  # "Match" and "match": the YAML loader saw two keys
+        name = canonical(str(real))
+        if name in values:  # "Match" and "match", or "match" and "partie": two keys for one field
             problems.append(doc.problem("yaml.duplicate_key", (real,), key=str(real)))
             continue
         spelled[name], values[name] = real, value

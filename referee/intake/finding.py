@@ -18,9 +18,9 @@ The rule, in order:
    a block there only counts if its ``key:`` was filled in (``edited``) and the
    player wrote nothing else but the "On ... wrote:" line (``only_attribution``):
    a terminal client's user who edited the form inside the quote.
-3. **Anchor lines.**  A line ``match: ...`` (at any indentation) anchors a
+3. **Anchor lines.**  A line ``match: ...`` (``partie:``, at any indentation) anchors a
    document.  Without any, a line ``player:``, ``orders:``, ``command:``,
-   ``turn:`` or ``key:`` does (so a document without ``match:`` still gets a
+   ``turn:`` or ``key:`` (or its German word) does (so a document without ``match:`` still gets a
    precise "match is missing" instead of "nothing found").
 4. **The block around an anchor.**  If the anchor sits between explicit
    fences — a pair of ```` ``` ```` (or ``~~~``) lines, or a ``---`` line and
@@ -64,8 +64,10 @@ _FENCE = re.compile(r"^\s*(```|~~~)\s*(yaml|yml)?\s*$", re.I)
 _START = re.compile(r"^---(\s.*)?$")
 _END = re.compile(r"^\.\.\.\s*$")
 
-_MATCH = re.compile(r"^( *)match *:(\s|$)", re.I)
-_OTHER_ANCHOR = re.compile(r"^( *)(player|orders|command|turn|key) *:(\s|$)", re.I)
+# the envelope's keys, English or German (referee.intake.envelope.ALIASES)
+_MATCH = re.compile(r"^( *)(match|partie) *:(\s|$)", re.I)
+_OTHER_ANCHOR = re.compile(r"^( *)(player|orders|command|turn|key|spieler|spielerin|befehle|befehl|kommando|zug|"
+                           r"schluessel|schlüssel) *:(\s|$)", re.I)
 _KEY = re.compile(r"""^(?:[\w.\-]+|'[^'\n]*'|"[^"\n]*")\s*:(\s|$)""")
 _ITEM = re.compile(r"^-(\s|$)")
 
@@ -128,7 +130,7 @@ def visible_lines(cleaned: Cleaned) -> list[str]:
 
 PLACEHOLDER_KEYS = ("YOUR-KEY", "DEIN-SCHLUESSEL")   # what a report's form shows instead of a key
 _QUOTED_ONCE = re.compile(r"^ ?>(?!>)")
-_KEY_VALUE = re.compile(r"^\s*key\s*:\s*['\"]?([^'\"#\s]+)", re.I)
+_KEY_VALUE = re.compile(r"^\s*(?:key|schluessel|schlüssel)\s*:\s*['\"]?([^'\"#\s]+)", re.I)
 
 
 def quoted_lines(cleaned: Cleaned) -> list[str]:

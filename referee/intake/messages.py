@@ -110,7 +110,7 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "en": ("Unknown key '{field}'{suggestion_en}.",
                "Allowed here: {allowed}. Put orders under 'orders:' (indented); check line {line}."),
         "de": ("Unbekannter Schlüssel '{field}'{suggestion_de}.",
-               "Erlaubt sind hier: {allowed}. Befehle gehören eingerückt unter 'orders:'; prüfe Zeile {line}."),
+               "Erlaubt sind hier: {allowed_de}. Befehle gehören eingerückt unter 'befehle:' (oder 'orders:'); prüfe Zeile {line}."),
     },
     "envelope.wrong_type": {
         "en": ("'{field}' must be {expected}.",

@@ -46,31 +46,40 @@ def test_every_intake_problem_has_both_languages_and_the_same_fields():
         assert fields(" ".join(texts["en"])) == fields(" ".join(texts["de"])), code
 
 
-@pytest.mark.parametrize("game", ["founding_fathers", "perricumer_ratsspiel", "nations_dice"])
+GAMES = ["founding_fathers", "perricumer_ratsspiel", "nations_dice", "revolution_1848"]
+
+
+def test_every_installed_game_is_checked_here():
+    assert sorted(GAMES) == sorted(registry.names())
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_message_has_both_languages_and_the_same_fields(game):
-    import importlib
-    module = importlib.import_module(f"referee_games.{game}.{'orders' if game == 'founding_fathers' else 'messages'}")
-    for code, texts in module.MESSAGES.items():
+    rules = registry.get(game)
+    for code, texts in rules.messages.items():
         assert set(texts) >= set(LANGS), f"{game}: {code}"
         assert fields(texts["en"]) == fields(texts["de"]), f"{game}: {code}"
 
 
-@pytest.mark.parametrize("game", ["founding_fathers", "perricumer_ratsspiel", "nations_dice"])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_summary_exists_in_both_languages(game):
     rules = registry.get(game)
     en, de = rules.rules_summary("en"), rules.rules_summary("de")
     assert en and de and en != de
 
 
-# Words of one language that a report in the other must not hold (whole words).
+# Words of one language that a report in the other must not hold (whole words).  1848 keeps its
+# card kinds' German names (Ablaufkarte, Zusatzkarte) in English as the game's terms (its README).
 GERMAN = ("Korruption", "Verwaltungsarbeit", "Wahlkampf", "Einflussnahme", "Standardaktion", "Sitzung",
           "Abgabeschluss", "erwartet", "Zug", "Runde", "Spieler", "Befehle", "keine", "nicht", "und", "oder",
-          "Stadtwerte", "Ämter", "Einfluss", "Zeitalter", "Würfel", "Wunder", "Nahrung", "Stärke", "Kultur")
+          "Stadtwerte", "Ämter", "Einfluss", "Zeitalter", "Würfel", "Wunder", "Nahrung", "Stärke", "Kultur",
+          "Stich", "Patt", "Heerführer", "Armee", "Armeen", "Siegpunkte", "Stimmen", "Tisch", "passt")
 ENGLISH = ("Corruption", "administration", "campaigning", "persuasion", "deadline", "awaiting", "turn",
            "round", "player", "orders", "none", "the", "and", "or", "city values", "offices", "influence",
-           "age", "dice", "wonder", "food", "strength", "culture", "action", "keeping cards")
+           "age", "dice", "wonder", "food", "strength", "culture", "action", "keeping cards",
+           "trick", "stalemate", "commander", "army", "armies", "victory points", "votes", "table", "passes")
 TABLES = {"founding_fathers": (["ada", "bert", "cleo"], {}), "perricumer_ratsspiel": (["alrik", "boronian", "cordovan"], {}),
-          "nations_dice": (["ada", "bert"], {})}
+          "nations_dice": (["ada", "bert"], {}), "revolution_1848": (["ada", "bert", "cleo"], {})}
 
 
 def proper_names(game: str, state, rules) -> set[str]:
@@ -127,7 +136,7 @@ def foreign_words(text: str, names: set[str], words) -> list[str]:
     return sorted({w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)})
 
 
-@pytest.mark.parametrize("game", ["founding_fathers", "perricumer_ratsspiel", "nations_dice"])
+@pytest.mark.parametrize("game", GAMES)
 def test_english_reports_carry_no_german_game_words(game):
     texts, names = reports(game, "en")
     found = sorted({w for t in texts for w in foreign_words(t, names, GERMAN)})
@@ -135,9 +144,24 @@ def test_english_reports_carry_no_german_game_words(game):
     assert foreign_words("\n".join(texts), names, ENGLISH)   # the check sees the report's own words
 
 
-@pytest.mark.parametrize("game", ["founding_fathers", "perricumer_ratsspiel", "nations_dice"])
+@pytest.mark.parametrize("game", GAMES)
 def test_german_reports_carry_no_english_game_words(game):
     texts, names = reports(game, "de")
     found = sorted({w for t in texts for w in foreign_words(t, names, ENGLISH)})
     assert not found, f"{game}: English words in German reports: {found}"
     assert foreign_words("\n".join(texts), names, GERMAN)   # the check sees the report's own words
+
+
+_LABELS = re.compile(r"set L = (\{.*?\}) -%\}", re.S)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_html_report_label_exists_in_both_languages(game):
+    """The HTML reports' word tables (``set L = {...}``) name the same words in en and de."""
+    keys = {}
+    for lang in LANGS:
+        source = (REPO_TEMPLATES / game / f"report.{lang}.html.j2").read_text(encoding="utf-8")
+        found = _LABELS.search(source)
+        assert found, f"{game}: no label table in report.{lang}.html.j2"
+        keys[lang] = set(re.findall(r'"(\w+)":', found.group(1)))
+    assert keys["en"] == keys["de"] and keys["en"], (keys["en"] ^ keys["de"])

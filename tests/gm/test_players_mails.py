@@ -82,15 +82,26 @@ def test_ratsspiel_welcome_shows_the_agenda_council_and_city_values(new):
     assert "Your secret agenda" in english and "Corruption" in english and "Korruption" not in english
 
 
-def test_a_game_without_a_summary_falls_back_gracefully(new):
-    from referee import registry
-    if "revolution_1848" not in registry.names():
-        pytest.fail("1848 is expected to be installed on main")
+def test_1848_welcome_carries_its_summary_too(new):
     spec = RAT.replace("perricumer_ratsspiel", "revolution_1848").replace("id: rat", "id: rev") \
         .replace("  - {id: cordovan, name: Cordovan, email: cordovan@example.org}\n", "")
     folder = new(spec)
     [welcome] = to(folder, "alrik@example.org", "Willkommen")
-    assert "DAS SPIEL IN KÜRZE" not in welcome and "key: " in welcome and "orders:" in welcome
+    assert "DAS SPIEL IN KÜRZE" in welcome and "Ablaufkarten" in welcome
+    assert "key: " in welcome and "orders:" in welcome
+
+
+def test_a_game_without_a_summary_falls_back_gracefully():
+    from referee.authority.position import summary_text
+
+    class Bare:
+        pass
+
+    class Broken:
+        def rules_summary(self, lang):
+            raise RuntimeError("no summary")
+
+    assert summary_text(Bare(), "de") == "" and summary_text(Broken(), "en") == ""
 
 
 def test_gm_and_observers_get_every_notice(new, capsys):

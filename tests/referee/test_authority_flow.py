@@ -19,7 +19,9 @@ def orders(player, key, bid, turn=1, match="toy1"):
 def test_a_match_from_welcome_to_final_report(ref, outbox, clock, tmp_path):
     created = ref.create_match(SPEC)
     sent = outbox.flush()
-    assert {m["To"] for m in sent} == {"ann@example.org", "bob@example.org", "cyd@example.org", "gm@example.org"}
+    # the match file's observer is welcomed too
+    assert {m["To"] for m in sent} == {"ann@example.org", "bob@example.org", "cyd@example.org", "gm@example.org",
+                                       "watcher@example.org"}
     welcome = {m["To"].split("@")[0]: m for m in sent}
     keys = {p: key_from(welcome[p]) for p in ("ann", "cyd")}
     keys["bob"] = re.search(r"Dein Schlüssel: (\S+)", text_of(welcome["bob"])).group(1)

@@ -8,6 +8,8 @@ from conftest import SPEC
 from referee.authority.outbox import MAX_ATTEMPTS, backoff
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 
+NO_OBSERVER = dict(SPEC, observers=[])   # the welcomes counted here: three players and the GM
+
 
 class FlakySink:
     def __init__(self, fail_times: int = 0, permanent_for: str | None = None) -> None:
@@ -28,7 +30,7 @@ def test_backoff_doubles_and_is_capped():
 
 
 def test_temporary_failure_retries_later_and_sends_once(ref, clock):
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     sink = FlakySink(fail_times=3)                  # four welcome mails: three fail, the fourth goes
     first = ref.send_pending(sink)
     assert first.sent == 1 and first.retrying == 3
@@ -41,7 +43,7 @@ def test_temporary_failure_retries_later_and_sends_once(ref, clock):
 
 
 def test_permanent_failure_is_recorded_and_not_retried(ref, clock):
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     sink = FlakySink(permanent_for="bob@example.org")
     report = ref.send_pending(sink)
     assert report.failed == 1 and report.sent == 3
@@ -52,7 +54,7 @@ def test_permanent_failure_is_recorded_and_not_retried(ref, clock):
 
 
 def test_gives_up_after_max_attempts(ref, clock):
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     sink = FlakySink(fail_times=10_000)
     for _ in range(MAX_ATTEMPTS):
         ref.send_pending(sink)
@@ -72,7 +74,7 @@ def test_messages_claimed_by_a_live_worker_are_left_alone(ref, clock):
     """The service and a CLI command sending at once never send the same message."""
     import os
     import socket
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     host = socket.gethostname()
     with ref.store.transaction():
         for e in ref.store.outbox("toy1")[:2]:
@@ -90,7 +92,7 @@ def test_a_dead_workers_claims_are_taken_over_at_once(ref, clock):
     import socket
     import subprocess
     import sys
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     with ref.store.transaction():
         for e in ref.store.outbox("toy1"):

@@ -9,6 +9,8 @@ from conftest import SPEC
 from referee.mail.errors import TemporaryMailError
 from referee.mail.sink import envelope
 
+NO_OBSERVER = dict(SPEC, observers=[])   # the welcomes counted here: three players and the GM
+
 
 class BothSink:
     """Takes either form; the first ``fail_times`` byte sends fail temporarily."""
@@ -27,7 +29,7 @@ class BothSink:
 
 
 def test_send_bytes_gets_what_the_message_path_would_have_sent(ref):
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     queued = {e["id"]: e["message"] for e in ref.store.outbox()}
     sink = BothSink()
     assert ref.send_pending(sink).sent == len(queued) == 4
@@ -39,7 +41,7 @@ def test_send_bytes_gets_what_the_message_path_would_have_sent(ref):
 
 
 def test_send_bytes_failures_are_retried_like_send(ref, clock):
-    ref.create_match(SPEC)
+    ref.create_match(NO_OBSERVER)
     sink = BothSink(fail_times=4)
     first = ref.send_pending(sink)
     assert (first.sent, first.retrying) == (0, 4)

@@ -18,7 +18,7 @@ def keys_of(msgs) -> dict[str, str]:
 
 def test_a_budgeted_tick_closes_one_match_at_least_and_goes_on_where_it_stopped(ref, outbox, clock):
     for i in range(4):
-        ref.create_match(dict(SPEC, id=f"toy{i}"))
+        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[]))
     clock.advance(hours=49)
     first = ref.tick(budget=0)
     assert first.closed == [("toy0", 1)] and first.more
@@ -34,7 +34,7 @@ def test_a_budgeted_tick_closes_one_match_at_least_and_goes_on_where_it_stopped(
 
 def test_an_answer_queued_between_slices_is_sent_before_the_reports(ref, outbox, clock):
     for i in range(3):
-        ref.create_match(dict(SPEC, id=f"toy{i}", players=[dict(p, email=p["email"].replace("@", f"{i}@"))
+        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[], players=[dict(p, email=p["email"].replace("@", f"{i}@"))
                                                            for p in SPEC["players"]]))
     keys = keys_of(outbox.flush())
     clock.advance(hours=49)

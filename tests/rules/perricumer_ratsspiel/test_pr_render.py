@@ -33,7 +33,8 @@ def test_reports_render_in_both_languages_for_every_viewer():
     de_p1 = _render(res.state, res.log, "p1", "de")
     assert "Ratssitzung der Runde 2" in de_p1 and "Aufstände im Viertel Neustadt & Vorstadt" in de_p1
     assert "Deine geheime Agenda" in de_p1 and "Wahlkampf 4 AP → +2 Einfluss" in de_p1
-    assert "Begründungen" not in de_p1 and "Zugvorlage" in de_p1
+    # the order form is the referee wrapper's (a whole order mail, envelope on top), not the body's
+    assert "Begründungen" not in de_p1 and "Zugvorlage" not in de_p1 and "orders:" not in de_p1
     assert "Einflussnahme: Wallgrîn von Perricum zu Vorschlag 99 Richtung contra (2 AP) — stimmte dann contra" in de_p1
     gm = _render(res.state, res.log, GM, "de")
     assert "Begründungen zu Vorschlag 99" in gm and "p2 (Sarina von Zolipantessa)" in gm
