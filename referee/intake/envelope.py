@@ -12,7 +12,7 @@ command: status         # ... or a command; its other top-level keys become ``ar
 Top-level keys are read case-insensitively.  Problems never quote the key.
 A German player may write the envelope in German (``ALIASES``): ``partie:``,
 ``spieler:``, ``schluessel:``/``schlüssel:``, ``zug:``, ``befehle:``,
-``kommando:`` mean the same as the English keys.
+``kommando:``, ``nachricht:``/``presse:`` mean the same as the English keys.
 """
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ FIELDS = ("match", "player", "key", "turn", "orders", "command", "press")
 REQUIRED = ("match", "player")
 # the envelope's keys in German (lower case): read exactly like the English ones
 ALIASES = {"partie": "match", "spieler": "player", "spielerin": "player", "schluessel": "key",
-           "schlüssel": "key", "zug": "turn", "befehle": "orders", "befehl": "orders", "kommando": "command"}
+           "schlüssel": "key", "zug": "turn", "befehle": "orders", "befehl": "orders", "kommando": "command",
+           "nachricht": "press", "presse": "press"}
 GERMAN = {field: name for name, field in reversed(ALIASES.items())}   # the first German word of each field
 _KNOWN = FIELDS + tuple(GERMAN[f] for f in FIELDS)   # what a misspelt key may be near
 
