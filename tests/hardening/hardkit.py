@@ -18,6 +18,7 @@ for extra in (HERE.parent,):
     if str(extra) not in sys.path:
         sys.path.append(str(extra))
 
+import refkit  # noqa: E402
 import toygame  # noqa: E402
 
 from referee.authority import Referee, Settings  # noqa: E402
@@ -42,16 +43,9 @@ SPEC = {
 KEY = re.compile(r"(?:Your key|Dein Schlüssel|GM key|Spielleitungs-Schlüssel)[^:\n]*: (\S+)")
 
 
-class Clock:
+class Clock(refkit.Clock):
     def __init__(self, t: datetime = START) -> None:
-        self.t = t
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, **kw) -> datetime:
-        self.t += timedelta(**kw)
-        return self.t
+        super().__init__(t)
 
 
 def make_referee(root: Path, clock, **settings) -> Referee:
@@ -59,18 +53,7 @@ def make_referee(root: Path, clock, **settings) -> Referee:
                    clock, Settings(address=REFEREE, rate_limit_per_hour=1000, **settings))
 
 
-class Outbox:
-    """Sends the referee's outbox into a Maildir and reads back what arrived since."""
-
-    def __init__(self, ref: Referee, path: Path) -> None:
-        self.ref, self.sink, self.path, self.seen = ref, MaildirSink(path), path, set()
-
-    def flush(self) -> list[EmailMessage]:
-        self.ref.send_pending(self.sink)
-        box = mailbox.Maildir(str(self.path), create=False)
-        new = [k for k in box.keys() if k not in self.seen]
-        self.seen |= set(new)
-        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
+Outbox = refkit.Outbox
 
 
 def text_of(msg: EmailMessage) -> str:

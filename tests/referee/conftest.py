@@ -12,7 +12,8 @@ from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
-import toygame  # tests/ is on sys.path (tests/conftest.py)
+import refkit  # tests/ is on sys.path (tests/conftest.py)
+import toygame
 
 from referee import registry
 from referee.authority import Referee, Settings
@@ -27,16 +28,9 @@ REFEREE = "referee@example.org"
 BOSS = ("boss@example.org", "BOSS-KEY2-3456")
 
 
-class Clock:
+class Clock(refkit.Clock):
     def __init__(self, t: datetime = START) -> None:
-        self.t = t
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, **kw) -> datetime:
-        self.t += timedelta(**kw)
-        return self.t
+        super().__init__(t)
 
 
 @pytest.fixture(autouse=True)
@@ -66,23 +60,7 @@ def ref(tmp_path, clock):
     r.store.close()
 
 
-class Outbox:
-    """Sends the referee's outbox into a Maildir and reads it back."""
-
-    def __init__(self, ref: Referee, path: Path) -> None:
-        self.ref, self.sink, self.path, self.seen = ref, MaildirSink(path), path, set()
-
-    def all(self) -> list[EmailMessage]:
-        box = mailbox.Maildir(str(self.path), create=False)
-        return [email.message_from_bytes(m.as_bytes(), policy=policy.default) for m in box]
-
-    def flush(self) -> list[EmailMessage]:
-        """Send everything due; return the messages that arrived since the last flush."""
-        self.ref.send_pending(self.sink)
-        box = mailbox.Maildir(str(self.path), create=False)
-        new_keys = [k for k in box.keys() if k not in self.seen]
-        self.seen |= set(new_keys)
-        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
+Outbox = refkit.Outbox
 
 
 def to(msgs, address: str) -> list[EmailMessage]:

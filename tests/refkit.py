@@ -1,0 +1,43 @@
+"""The authority tests' small kit shared across folders: an injected clock and an
+outbox read back from a Maildir (tests/referee, tests/hardening)."""
+from __future__ import annotations
+
+import email
+import mailbox
+from datetime import datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from referee.mail.sink import MaildirSink
+
+
+class Clock:
+    def __init__(self, t: datetime) -> None:
+        self.t = t
+
+    def __call__(self) -> datetime:
+        return self.t
+
+    def advance(self, **kw) -> datetime:
+        self.t += timedelta(**kw)
+        return self.t
+
+
+class Outbox:
+    """Sends the referee's outbox into a Maildir and reads it back."""
+
+    def __init__(self, ref, path: Path) -> None:
+        self.ref, self.sink, self.path, self.seen = ref, MaildirSink(path), path, set()
+
+    def all(self) -> list[EmailMessage]:
+        box = mailbox.Maildir(str(self.path), create=False)
+        return [email.message_from_bytes(m.as_bytes(), policy=policy.default) for m in box]
+
+    def flush(self) -> list[EmailMessage]:
+        """Send everything due; return the messages that arrived since the last flush."""
+        self.ref.send_pending(self.sink)
+        box = mailbox.Maildir(str(self.path), create=False)
+        new_keys = [k for k in box.keys() if k not in self.seen]
+        self.seen |= set(new_keys)
+        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
