@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardening"))
-from hardkit import Outbox, clock, create, make_referee  # noqa: E402, F401 (clock: a fixture)
+from hardkit import Outbox, clock, create, make_referee, toy_registered  # noqa: E402, F401 (fixtures)
 from test_backup import hashes, play_turn, two_matches  # noqa: E402
 
 from referee.archive import replay  # noqa: E402
@@ -126,3 +126,15 @@ def test_backup_and_restore_from_the_command_line_on_postgresql(tmp_path, clock,
     assert main(["--config", str(config), "restore", "--force", str(tmp_path / "snap")]) == 0
     assert "restored the snapshot taken" in capsys.readouterr().out
     assert replay(tmp_path / "live" / "turns" / "toy1").turns == 2
+
+
+def test_the_client_programs_get_the_store_s_password_as_libpq_s(monkeypatch):
+    from referee.backup_pg import _env
+
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.delenv("REFEREE_STORE_PASSWORD", raising=False)
+    assert "PGPASSWORD" not in _env()
+    monkeypatch.setenv("PGPASSWORD", "libpq's")
+    assert _env()["PGPASSWORD"] == "libpq's"
+    monkeypatch.setenv("REFEREE_STORE_PASSWORD", "the store's")   # the store prefers it: so does its backup
+    assert _env()["PGPASSWORD"] == "the store's"
