@@ -42,6 +42,7 @@ def _env() -> dict[str, str]:
 
 
 def _run(*args: str, timeout: float = 3600) -> str:
+    """Run a client program (never asking for a password: there is no one to answer)."""
     done = subprocess.run(list(args), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, env=_env())
     if done.returncode:
         raise RuntimeError(f"{Path(args[0]).name} failed: {done.stderr.decode(errors='replace')[-600:]}")
@@ -49,7 +50,7 @@ def _run(*args: str, timeout: float = 3600) -> str:
 
 
 def _query(dsn: str, sql: str) -> list[list[str]]:
-    out = _run(_program("psql"), "-X", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-c", sql)
+    out = _run(_program("psql"), "-X", "-w", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-d", dsn, "-c", sql)
     return [line.split("\t") for line in out.splitlines() if line]
 
 
@@ -77,7 +78,7 @@ class PostgresBackend:
     def dump(self, store, folder: Path) -> Path:
         target = folder / self.file
         os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        _run(_program("pg_dump"), "--format=custom", "--no-owner", "--no-privileges",
+        _run(_program("pg_dump"), "--no-password", "--format=custom", "--no-owner", "--no-privileges",
              f"--schema={_ident(store_schema(store.dsn))}", "-f", str(target), "-d", store.dsn)
         return target
 
@@ -145,7 +146,7 @@ class PostgresBackend:
         with tempfile.TemporaryDirectory(prefix="referee-restore-") as tmp:
             script = Path(tmp) / "restore.sql"
             _run(_program("pg_restore"), "--no-owner", "--no-privileges", "-f", str(script), str(dumped))
-            _run(_program("psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", dsn,
+            _run(_program("psql"), "-X", "-w", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", dsn,
                  "-c", " ".join(before), "-f", str(script), "-c", " ".join(after) or "SELECT 1")
 
 

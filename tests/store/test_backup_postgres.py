@@ -138,3 +138,32 @@ def test_the_client_programs_get_the_store_s_password_as_libpq_s(monkeypatch):
     assert _env()["PGPASSWORD"] == "libpq's"
     monkeypatch.setenv("REFEREE_STORE_PASSWORD", "the store's")   # the store prefers it: so does its backup
     assert _env()["PGPASSWORD"] == "the store's"
+
+
+def test_a_store_behind_a_password_is_dumped_and_restored_with_referee_store_password(
+        tmp_path, clock, postgres, monkeypatch):
+    import psycopg
+
+    hba = postgres.data / "pg_hba.conf"   # this role alone must give a password; the others stay trusted
+    if "referee_pw" not in hba.read_text():
+        hba.write_text("host all referee_pw 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = 'referee_pw'").fetchone():
+            conn.execute("CREATE ROLE referee_pw LOGIN PASSWORD 'sesame'")
+        conn.execute("GRANT CREATE ON DATABASE referee TO referee_pw")
+        conn.execute("SELECT pg_reload_conf()")
+    urls = [postgres.new_schema() for _ in range(2)]
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        for url in urls:
+            conn.execute(f'ALTER SCHEMA "{url.rsplit("%3D", 1)[1]}" OWNER TO referee_pw')
+    live_url, back_url = (u.replace("referee@", "referee_pw@") for u in urls)
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("REFEREE_STORE_PASSWORD", "sesame")
+    live, keys = _campaign(tmp_path, clock, live_url)
+    snap = snapshot(live.store, tmp_path / "live" / "turns", tmp_path / "snap")
+    restore(snap, back_url, tmp_path / "back" / "turns")
+    back = make_referee(tmp_path / "back", clock, store=back_url)
+    assert {m: hashes(back, m) for m in MATCHES} == {m: hashes(live, m) for m in MATCHES}
+    monkeypatch.delenv("REFEREE_STORE_PASSWORD")   # without it the server says no: the password did the work
+    with pytest.raises(RuntimeError, match="failed: .*no password supplied"):
+        snapshot(live.store, tmp_path / "live" / "turns", tmp_path / "snap2")
