@@ -31,9 +31,9 @@ def _campaign(tmp_path, clock, url):
     return live, keys
 
 
-@pytest.mark.parametrize("where", ["schema", "database"])
+@pytest.mark.parametrize("where", ["schema", "database", "schema not made yet"])
 def test_a_postgresql_snapshot_restores_elsewhere_replays_and_plays_on_alike(tmp_path, clock, postgres, where):
-    new = postgres.new_schema if where == "schema" else postgres.new_database
+    new = postgres.new_schema if where != "database" else postgres.new_database
     live, keys = _campaign(tmp_path, clock, new())
     snap = snapshot(live.store, tmp_path / "live" / "turns", tmp_path / "snap")
     manifest, problems = verify(snap)
@@ -43,7 +43,7 @@ def test_a_postgresql_snapshot_restores_elsewhere_replays_and_plays_on_alike(tmp
     after = {m: hashes(live, m) for m in MATCHES}
     assert all(len(h) == 3 for h in after.values())
 
-    back_url = new()
+    back_url = new() if where != "schema not made yet" else postgres.url(schema=f"unmade_{tmp_path.name[-12:]}")
     done = restore(snap, back_url, tmp_path / "back" / "turns")
     assert done["old_archive"] is None
     back = make_referee(tmp_path / "back", clock, store=back_url)
