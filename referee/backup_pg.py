@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -23,7 +24,8 @@ from pathlib import Path
 
 from referee.store.postgres import PASSWORD_ENV
 
-ASIDE = "referee_restore_aside"   # a schema of the dump's name kept out of the way while restoring
+ASIDE = "referee_restore_aside"
+PLAIN = re.compile(r"[a-z_][a-z0-9_]{0,62}")   # a schema name a restore goes on with: no quoting games   # a schema of the dump's name kept out of the way while restoring
 
 
 def _program(name: str) -> str:
@@ -112,7 +114,9 @@ class PostgresBackend:
             schema = self.dumped_schema(dumped)
         except RuntimeError as e:
             return [f"{dumped.name}: not a readable pg_dump archive ({e})"]
-        return [] if schema else [f"{dumped.name}: holds no referee tables"]
+        if schema is None:
+            return [f"{dumped.name}: holds no referee tables"]
+        return [] if PLAIN.fullmatch(schema) else [f"{dumped.name}: its schema has an unusual name {schema[:80]!r}"]
 
     def in_use(self, dsn: str) -> bool:
         rows = _query(dsn, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
@@ -135,8 +139,8 @@ class PostgresBackend:
     def load(self, dumped: Path, dsn: str) -> None:
         """Replace the schema of the store at ``dsn`` by the dumped one, all or nothing."""
         source, target = self.dumped_schema(dumped), store_schema(dsn)
-        if source is None:
-            raise RuntimeError(f"{dumped.name}: holds no referee tables")
+        if source is None or not PLAIN.fullmatch(source):
+            raise RuntimeError(f"{dumped.name}: holds no referee tables in a plainly named schema")
         renamed = source != target
         before = [f"DROP SCHEMA IF EXISTS {_ident(target)} CASCADE;"]
         after = []

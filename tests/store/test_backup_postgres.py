@@ -167,3 +167,20 @@ def test_a_store_behind_a_password_is_dumped_and_restored_with_referee_store_pas
     monkeypatch.delenv("REFEREE_STORE_PASSWORD")   # without it the server says no: the password did the work
     with pytest.raises(RuntimeError, match="failed: .*no password supplied"):
         snapshot(live.store, tmp_path / "live" / "turns", tmp_path / "snap2")
+
+
+def test_a_dump_of_a_schema_with_a_quoting_game_in_its_name_is_refused(tmp_path, postgres):
+    from types import SimpleNamespace
+
+    import psycopg
+
+    url = postgres.new_schema('evil$$x')
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE turns (match TEXT, number INTEGER, archived INTEGER)")
+        conn.execute("INSERT INTO turns VALUES ('toy1', 1, 1)")
+    store = SimpleNamespace(backup_backend="postgresql", dsn=url)   # a store only to be dumped
+    snap = snapshot(store, tmp_path / "turns", tmp_path / "snap")
+    assert verify(snap)[0]["backend"] == "postgresql"
+    with pytest.raises(BackupError, match="unusual name"):
+        restore(snap, postgres.new_schema(), tmp_path / "back" / "turns")
+    assert not (tmp_path / "back").exists()
