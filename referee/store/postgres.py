@@ -203,5 +203,8 @@ class PostgresBackend:
 class PostgresStore(SqlStore):
     """The store in a PostgreSQL database named by ``url`` (no password in it)."""
 
+    backup_backend = "postgresql"   # referee.backup: pg_dump / pg_restore (referee/backup_pg.py)
+
     def __init__(self, url: str, migrate: bool = False, *, max_size: int = 4) -> None:
         super().__init__(PostgresBackend(url, max_size=max_size), migrate=migrate)
+        self.dsn = self._db.location   # the address pg_dump is given; its password comes from the environment

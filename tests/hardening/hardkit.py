@@ -48,8 +48,10 @@ class Clock(refkit.Clock):
         super().__init__(t)
 
 
-def make_referee(root: Path, clock, **settings) -> Referee:
-    return Referee(open_store(root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
+def make_referee(root: Path, clock, store: str | None = None, **settings) -> Referee:
+    """A referee with its archive in ``root``; its store there too, or at ``store`` (a PostgreSQL address)."""
+    root.mkdir(parents=True, exist_ok=True)
+    return Referee(open_store(store or root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
                    clock, Settings(address=REFEREE, rate_limit_per_hour=1000, **settings))
 
 
