@@ -199,12 +199,13 @@ class Service:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
         close = closer.closing.close_turn
 
-        def mail_first(match_id: str):
+        def mail_first(match_id: str, number: int | None = None, forced: bool = False):
             # between two closes, mail being handled goes first: a close holds the store's write
             # lock for its whole transaction, and the answer to a mail needs that lock too
+            # (the turn number and force pass through: the per-match claim checks the number)
             while self._mail_first.is_set() and not stop.is_set():
                 stop.wait(0.01)
-            return close(match_id)
+            return close(match_id, number, forced)
         closer.closing.close_turn = mail_first   # this thread's own Closing, nobody else's
         try:
             self._closing(closer, stop)

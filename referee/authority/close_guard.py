@@ -39,7 +39,10 @@ class CloseGuard:
         options = close_guard_of(match["spec"])
         awaited = [p for p in turn["awaiting"] if not p.startswith("@")]   # the GM's own stages are not counted
         missing = [p for p in self.lookups.still_awaited(match_id, turn) if not p.startswith("@")]
-        if not options.hold or not awaited or len(missing) <= options.missing_share * len(awaited):
+        # the share is of the whole table: in a stage that awaits only some players (one player's
+        # plan, a retreat) their silence is no sign of a lost mailbox or a broken route
+        table = max(len(awaited), len(self.store.player_names(match_id)))
+        if not options.hold or not awaited or len(missing) <= options.missing_share * table:
             self.release(match_id)
             return True
         before = self.store.turn(match_id, turn["number"] - 1)

@@ -2,6 +2,7 @@
 usual is held and the GM asked (en + de) to close it as it stands or extend."""
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 
 import pytest
@@ -140,6 +141,18 @@ def test_a_stricter_share_holds_one_missing_of_three(tmp_path, clock):
     past_deadline(ref, clock)
     assert ref.tick().closed == []                     # 1 of 3 = 33 % > 30 %
     assert len(held_rows(ref)) == 1
+
+
+def test_a_stage_awaiting_one_player_is_not_held_for_that_one(ref, outbox, clock):
+    """A stage that awaits only some of the table (one player's plan in nations_dice,
+    a retreat): the share missing is of the whole table, so one silent player of
+    three closes as usual after a full turn."""
+    full_first_turn(ref, outbox, clock)
+    with ref.store.transaction():   # turn 2 awaits bob alone, as such a game's stage would
+        ref.store._exec("UPDATE turns SET awaiting=? WHERE match=? AND number=?", (json.dumps({"bob": "bid"}), "toy1", 2))
+    past_deadline(ref, clock)
+    assert ref.tick().closed == [("toy1", 2)]
+    assert held_rows(ref) == []
 
 
 def test_a_match_may_switch_the_guard_off(ref, outbox, clock):

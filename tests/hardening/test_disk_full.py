@@ -22,9 +22,10 @@ def ref(tmp_path, clock):
 
 
 def fill_disk_under(folder, name: str):
-    """Every write of ``name`` in ``folder`` (through the archive's temporary file) meets a full device."""
+    """Every write of ``name`` in ``folder`` (through the archive's temporary file, named per
+    process since several workers may write) meets a full device."""
     folder.mkdir(parents=True, exist_ok=True)
-    trap = folder / f".{name}.tmp"
+    trap = folder / f".{name}.{os.getpid()}.tmp"
     os.symlink("/dev/full", trap)
     return trap
 

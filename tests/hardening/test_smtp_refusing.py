@@ -19,7 +19,7 @@ def table(mailservers, tmp_path, clock):
     seats = [("ann", "alice"), ("bob", "bob"), ("cyd", "carol")]
     spec = dict(SPEC, gm=s.address("gm"), observers=[s.address("observer")],
                 players=[{"id": seat, "name": seat.title(), "email": s.address(user)} for seat, user in seats])
-    ref.create_match(spec)   # four welcome mails queued: three players and the GM
+    ref.create_match(spec)   # five welcome mails queued: three players, the GM and the observer
     yield ref, PatientSink(SmtpSink(s.host, s.smtp.port, security="plain")), s
     ref.store.close()
 
@@ -34,23 +34,23 @@ def test_refused_then_accepted_loses_nothing_and_sends_nothing_twice(table, cloc
     ref, sink, s = table
     s.smtp.fail_data(refusal)
     report = ref.send_pending(sink)
-    assert (report.sent, report.retrying, report.failed) == (0, 4, 0)
+    assert (report.sent, report.retrying, report.failed) == (0, 5, 0)
     assert s.captured == []
     rows = ref.store.outbox()
     assert all(r["status"] == "queued" and r["attempts"] == 1 for r in rows)
     assert all(refusal.split()[0] in r["last_error"] for r in rows)
     clock.advance(minutes=2)
-    assert ref.send_pending(sink).retrying == 4            # still refusing: waited out again
+    assert ref.send_pending(sink).retrying == 5            # still refusing: waited out again
     s.smtp.fail_data(None)                                  # the server recovers
     assert ref.send_pending(sink).sent == 0                 # the backoff is honoured ...
     clock.advance(minutes=3)
-    assert ref.send_pending(sink).sent == 4                 # ... then everything goes, once
+    assert ref.send_pending(sink).sent == 5                 # ... then everything goes, once
     clock.advance(hours=7)
     assert ref.send_pending(sink).sent == 0
     got = delivered(s)
-    assert len(got) == 4 and len({mid for _, mid in got}) == 4
+    assert len(got) == 5 and len({mid for _, mid in got}) == 5
     assert sorted(r for r, _ in got) == sorted([s.address("alice"), s.address("bob"), s.address("carol"),
-                                                s.address("gm")])
+                                                s.address("gm"), s.address("observer")])
     assert all(r["status"] == "sent" for r in ref.store.outbox())
 
 
@@ -58,12 +58,12 @@ def test_a_refused_recipient_stays_final_and_the_others_go(table, clock):
     ref, sink, s = table
     s.smtp.fail_rcpt(s.address("bob"), "550 5.1.1 no such mailbox")
     report = ref.send_pending(sink)
-    assert (report.sent, report.failed) == (3, 1)
+    assert (report.sent, report.failed) == (4, 1)
     (failed,) = ref.store.outbox(status="failed")
     assert failed["recipient"] == s.address("bob") and "550" in failed["last_error"]
     clock.advance(hours=1)
     assert ref.send_pending(sink).sent == 0                 # never retried, never sent twice
-    assert len(s.captured) == 3
+    assert len(s.captured) == 4
 
 
 def test_a_message_refused_for_good_is_set_aside_after_the_last_try(table, clock):
@@ -72,4 +72,4 @@ def test_a_message_refused_for_good_is_set_aside_after_the_last_try(table, clock
     for _ in range(10):
         ref.send_pending(sink)
         clock.advance(hours=7)
-    assert len(ref.store.outbox(status="failed")) == 4 and s.captured == []
+    assert len(ref.store.outbox(status="failed")) == 5 and s.captured == []
