@@ -16,6 +16,7 @@ import click
 from referee import config as config_mod
 from referee import registry
 from referee.cli_errors import Fail, Usage, run
+from referee.store.senders import SenderRecords
 
 
 class Env:
@@ -180,7 +181,7 @@ def status(env):
         parts = [f"{n} {stage}" for stage, n in sorted(aside["faults"].items())]
         parts.append(f"{aside['outbox_failed']} outbox mails failed")
         click.echo("set aside after errors: " + ", ".join(parts) + " (see the log)")
-    strangers = ref.store.stranger_counts()   # issue 13: no backscatter
+    strangers = SenderRecords(ref.store).stranger_counts()   # issue 13: no backscatter
     if strangers["ignored"] or strangers["answered"]:
         click.echo(f"mail from strangers: {strangers['ignored']} filed as ignored, {strangers['answered']} answered")
 

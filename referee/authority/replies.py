@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from referee import checks
 from referee.authority.wording import NOTHING_TO_FIX, describe
+from referee.store.senders import SenderRecords
 
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together (the default of Trust.strangers_per_hour)
 STRANGERS = "@strangers"          # their shared bucket in the rate table (no address has an '@' first)
@@ -114,8 +115,7 @@ class Replies:
         return Handled("ignored", reason, match_id)
 
     def _stranger(self, mail, what: str) -> None:
-        if hasattr(self.store, "mark_stranger"):
-            self.store.mark_stranger(mail.message_id, mail.content_hash, what)
+        SenderRecords(self.store).mark_stranger(mail.message_id, mail.content_hash, what)
 
     def stranger_budget(self) -> bool:
         limit = self.reader.RateLimit(capacity=self.settings.trust.strangers_per_hour)

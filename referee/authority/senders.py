@@ -12,6 +12,7 @@ from referee import checks
 from referee.authority.replies import Handled
 from referee.authority.wording import Own
 from referee.mail.senderauth import OFF, SenderJudge, Verdict
+from referee.store.senders import SenderRecords
 
 POLICIES = ("off", "record", "require")
 DEFAULT_POLICY = "record"
@@ -56,7 +57,7 @@ class Senders:
 
     def record(self, mail) -> None:
         verdict = getattr(mail, "auth", None) or OFF
-        self.store.record_sender(mail.message_id, mail.content_hash, mail.sender, verdict.result, verdict.method,
+        SenderRecords(self.store).record(mail.message_id, mail.content_hash, mail.sender, verdict.result, verdict.method,
                                  verdict.detail[:200], self.now())
 
     def check(self, mail, match, player, lang: str, doc) -> Handled | None:

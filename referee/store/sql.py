@@ -406,31 +406,3 @@ class SqlStore:
 
     def meta_delete(self, key: str) -> None:
         self._exec("DELETE FROM meta WHERE key=?", (key,))
-
-    # -- issue 13: sender verdicts and strangers' mail ---------------------------
-    def record_sender(self, message_id: str, content_hash: str, sender: str, result: str, method: str,
-                      detail: str, at: datetime) -> None:
-        self._exec("INSERT INTO sender_verdicts (message_id, content_hash, sender, verdict, method, detail, at)"
-                   " VALUES (?,?,?,?,?,?,?) ON CONFLICT (message_id, content_hash) DO UPDATE SET"
-                   " sender=excluded.sender, verdict=excluded.verdict, method=excluded.method,"
-                   " detail=excluded.detail, at=excluded.at",
-                   (message_id, content_hash, sender, result, method, detail, _iso(at)))
-
-    def sender_verdict(self, message_id: str, content_hash: str) -> dict | None:
-        return self._one("SELECT * FROM sender_verdicts WHERE message_id=? AND content_hash=?",
-                         (message_id, content_hash))
-
-    def mark_stranger(self, message_id: str, content_hash: str, what: str) -> None:
-        """A stranger's mail was ``answered`` or filed as ``ignored``."""
-        self._exec("UPDATE sender_verdicts SET stranger=? WHERE message_id=? AND content_hash=?",
-                   (what, message_id, content_hash))
-
-    def stranger_counts(self, since: datetime | None = None) -> dict[str, int]:
-        """{"answered": n, "ignored": m}: strangers' mails (since ``since``)."""
-        sql, args = "SELECT stranger, COUNT(*) AS n FROM sender_verdicts WHERE stranger IS NOT NULL", ()
-        if since is not None:
-            sql, args = sql + " AND at >= ?", (_iso(since),)
-        counts = {"answered": 0, "ignored": 0}
-        for row in self._all(sql + " GROUP BY stranger", args):
-            counts[row["stranger"]] = row["n"]
-        return counts

@@ -12,6 +12,7 @@ from seckit import SPEC, Clock, Outbox, hostile, mail, order, toy_registered  # 
 from referee.app import open_referee, trust_of
 from referee.cli import main
 from referee.config import ConfigError, load
+from referee.store.senders import SenderRecords
 
 
 def strangers_mail(ref, n: int, *, signed: bool = False, domain: str = "example.org") -> str:
@@ -31,7 +32,7 @@ def test_unproven_strangers_are_filed_as_ignored_and_never_answered(tmp_path):
     ref, box = setup(tmp_path)
     assert [strangers_mail(ref, n) for n in range(30)] == ["ignored"] * 30
     assert box.flush() == []
-    assert ref.store.stranger_counts() == {"answered": 0, "ignored": 30}
+    assert SenderRecords(ref.store).stranger_counts() == {"answered": 0, "ignored": 30}
 
 
 def test_proven_strangers_get_the_short_answer_within_the_hourly_budget(tmp_path):
@@ -40,7 +41,7 @@ def test_proven_strangers_get_the_short_answer_within_the_hourly_budget(tmp_path
     assert outcomes == ["refused"] * 5 + ["ignored"] * 3
     sent = box.flush()
     assert len(sent) == 5 and all("Not accepted / Nicht angenommen" == str(m["Subject"]) for m in sent)
-    assert ref.store.stranger_counts() == {"answered": 5, "ignored": 3}
+    assert SenderRecords(ref.store).stranger_counts() == {"answered": 5, "ignored": 3}
 
 
 @pytest.mark.parametrize(("answer", "signed", "outcome"), [("all", False, "refused"), ("none", True, "ignored"),

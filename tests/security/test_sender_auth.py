@@ -11,6 +11,7 @@ from dkimkit import TRUSTED, LocalDns, make_referee, other_key, results, sign
 from seckit import SPEC, Outbox, clock, hostile, keys_of, mail, order, text_of, to, toy_registered  # noqa: F401
 
 from referee.authority.spec_check import check_spec
+from referee.store.senders import SenderRecords
 
 
 class Table:
@@ -24,7 +25,7 @@ class Table:
     def send(self, raw: bytes):
         handled = self.ref.handle(mail(raw))
         parsed = mail(raw)
-        return handled, self.ref.store.sender_verdict(parsed.message_id, parsed.content_hash)
+        return handled, SenderRecords(self.ref.store).verdict(parsed.message_id, parsed.content_hash)
 
     def bid(self, who: str, n: int, bid: int = 2, key: str | None = None) -> bytes:
         return hostile(f"{who}@example.org", order(who, key or self.keys[who], bid=bid), message_id=f"<{who}{n}@example.org>")

@@ -23,6 +23,7 @@ from referee.contract import Rng
 from referee.mail.inbound import parse_inbound
 from referee.service import Service
 from referee.store import open_store
+from referee.store.senders import SenderRecords
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 
@@ -44,7 +45,7 @@ def orders_mail(s, ref, who: str, key: str, n: int) -> bytes:
 
 def verdict_of(ref, raw: bytes) -> dict:
     parsed = parse_inbound(raw)
-    row = ref.store.sender_verdict(parsed.message_id, parsed.content_hash)
+    row = SenderRecords(ref.store).verdict(parsed.message_id, parsed.content_hash)
     assert row is not None, "a verdict is stored with every mail"
     return row
 
