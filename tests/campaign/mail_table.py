@@ -60,6 +60,8 @@ class MailTable:
         self.service.tick()
         self.keys = {p: KEY.search(self.new_mail(p)[0][1]).group(1) for p in SEATS}
         self.new_mail("gm")
+        (welcome, _), = self.new_mail("observer")      # the match file's observer is welcomed at creation
+        assert "You follow" in welcome["Subject"]
 
     def new_mail(self, user: str, expect: int = 1) -> list[tuple[EmailMessage, str]]:
         raws = self.s.wait_messages(user, self.seen[user] + expect)
