@@ -13,8 +13,8 @@ from email.utils import make_msgid
 import yaml
 
 from referee.authority import Referee, Settings
-from referee.mail.senderauth import Trust
 from referee.mail.imap_source import ImapSource
+from referee.mail.senderauth import Trust
 from referee.mail.sink import SmtpSink
 from referee.service import Service
 from referee.store.sqlite import SqliteStore
