@@ -8,6 +8,7 @@ reports headed by the chronicle."""
 from __future__ import annotations
 
 import email
+import hashlib
 import mailbox
 from email import policy
 from email.message import EmailMessage
@@ -39,6 +40,8 @@ def _mail(inbox: Path, clock, sender: str, subject: str, text: str, msgid: str, 
     msg.set_content(text)
     if attachment:
         msg.add_attachment(attachment[1], subtype="markdown", filename=attachment[0])
+        # the library draws a boundary from the global random; the demo's bytes must not vary
+        msg.set_boundary("==" + hashlib.sha256(msgid.encode()).hexdigest()[:32] + "==")
     mailbox.Maildir(str(inbox), factory=None, create=True).add(msg.as_bytes())
 
 

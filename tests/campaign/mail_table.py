@@ -14,6 +14,7 @@ import yaml
 
 from referee.authority import Referee, Settings
 from referee.mail.imap_source import ImapSource
+from referee.mail.senderauth import Trust
 from referee.mail.sink import SmtpSink
 from referee.service import Service
 from referee.store.sqlite import SqliteStore
@@ -44,8 +45,9 @@ class MailTable:
         self.address = s.address("referee")
         self.gm_address = s.address("gm")
         self.turns = tmp_path / "turns"
+        # strangers answered (as in tests/referee/conftest.py): tests read that the answer tells nothing
         self.ref = Referee(SqliteStore(tmp_path / "referee.sqlite"), self.turns, clock=self.clock,
-                           settings=Settings(address=self.address))
+                           settings=Settings(address=self.address, trust=Trust(strangers="all")))
         source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), security="plain")
         self.service = Service(self.ref, source, SmtpSink(s.host, s.smtp.port, security="plain"), address=self.address)
         self.seen = {u: 0 for u in (*SEATS, "gm", "observer")}
@@ -58,6 +60,8 @@ class MailTable:
         self.service.tick()
         self.keys = {p: KEY.search(self.new_mail(p)[0][1]).group(1) for p in SEATS}
         self.new_mail("gm")
+        (welcome, _), = self.new_mail("observer")      # the match file's observer is welcomed at creation
+        assert "You follow" in welcome["Subject"]
 
     def new_mail(self, user: str, expect: int = 1) -> list[tuple[EmailMessage, str]]:
         raws = self.s.wait_messages(user, self.seen[user] + expect)

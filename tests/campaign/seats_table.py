@@ -18,6 +18,7 @@ import toygame  # tests/ is on sys.path (tests/conftest.py)
 from referee import registry
 from referee.authority import Referee, Settings
 from referee.mail.inbound import parse_inbound
+from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
 from referee.render import Renderer
 from referee.store import open_store
@@ -38,8 +39,9 @@ def spec(**extra) -> dict:
 class Table:
     def __init__(self, root, **extra) -> None:
         self.now = START
+        # strangers answered (as in tests/referee/conftest.py): tests read that the answer tells nothing
         self.ref = Referee(open_store(root / "referee.sqlite"), root / "turns", Renderer(extra_dirs=[toygame.TEMPLATES]),
-                           lambda: self.now, Settings(address=REFEREE))
+                           lambda: self.now, Settings(address=REFEREE, trust=Trust(strangers="all")))
         self.gm_key = self.ref.create_match(spec(**extra), seed="seats").gm_key
         self.sink, self.box, self.seen = MaildirSink(root / "out"), root / "out", set()
         self.keys = {m["To"].split("@")[0]: KEY.search(text(m)).group(1) for m in self.flush() if KEY.search(text(m))}

@@ -14,6 +14,7 @@ import yaml
 from referee import registry
 from referee.authority import Referee, Settings, keys
 from referee.mail.inbound import parse_inbound
+from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
 from referee.render import Renderer
 from referee.store import open_store
@@ -36,8 +37,11 @@ class TalkTable:
     def __init__(self, tmp_path, press="private", **spec) -> None:
         registry.register(toygame.RULES)
         self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+        # strangers answered (within the budget) so tests read that the answer tells nothing;
+        # the default policy (only a proven From is answered) is tests/security/test_backscatter_policy.py's
         self.ref = Referee(open_store(tmp_path / "referee.sqlite"), tmp_path / "turns",
-                           Renderer(extra_dirs=[toygame.TEMPLATES]), lambda: self.now, Settings(address=REFEREE))
+                           Renderer(extra_dirs=[toygame.TEMPLATES]), lambda: self.now,
+                           Settings(address=REFEREE, trust=Trust(strangers="all")))
         self.turns = tmp_path / "turns"
         self.ref.create_match({
             "id": "talk1", "game": "toybid", "title": "Talk One", "gm": GM, "language": "en",
