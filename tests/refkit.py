@@ -1,5 +1,6 @@
 """The authority tests' small kit shared across folders: an injected clock and an
-outbox read back from a Maildir (tests/referee, tests/hardening)."""
+outbox read back from a Maildir, the toy game registered for each test
+(tests/referee, tests/hardening)."""
 from __future__ import annotations
 
 import email
@@ -9,6 +10,10 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+import toygame
+
+from referee import registry
 from referee.mail.sink import MaildirSink
 
 
@@ -41,3 +46,10 @@ class Outbox:
         new_keys = [k for k in box.keys() if k not in self.seen]
         self.seen |= set(new_keys)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
+
+
+@pytest.fixture(autouse=True)
+def toy_registered():
+    registry.register(toygame.RULES)
+    yield
+    registry.unregister(toygame.RULES.name)

@@ -108,12 +108,7 @@ import pytest  # noqa: E402
 
 from referee import registry  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def toy_registered():
-    registry.register(toygame.RULES)
-    yield
-    registry.unregister(toygame.RULES.name)
+toy_registered = refkit.toy_registered   # autouse: the toy game, registered for each test
 
 
 @pytest.fixture

@@ -33,11 +33,7 @@ class Clock(refkit.Clock):
         super().__init__(t)
 
 
-@pytest.fixture(autouse=True)
-def toy_registered():
-    registry.register(toygame.RULES)
-    yield
-    registry.unregister(toygame.RULES.name)
+toy_registered = refkit.toy_registered   # autouse: the toy game, registered for each test
 
 
 @pytest.fixture
