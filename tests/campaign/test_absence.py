@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
 
 from referee.authority.absence import past_absences
 from referee.store import seats as seat_rows

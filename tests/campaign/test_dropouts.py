@@ -3,6 +3,8 @@ file's ``dropouts`` warns after N, then marks the seat abandoned, asks the GM to
 replace it and tells the others; the GM's status lists missed turns per seat."""
 from __future__ import annotations
 
+from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
+
 from referee.cli_gm import COMMANDS  # noqa: F401  (the CLI's status is the same template: see test_cli_status)
 from referee.store import seats as seat_rows
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
+
 from referee.authority.identity import CODES_PER_DAY, MAX_TRIES
 from referee.store import seats as seat_rows
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
 from seats_table import REFEREE, Table
 
 from referee.store import seats as seat_rows

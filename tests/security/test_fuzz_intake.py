@@ -14,6 +14,10 @@ from fuzzpath import FuzzPath
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+# the fuzzing runs on a real authority with SQLite; its store lives for the module,
+# which the PostgreSQL pass's per-test stores do not allow
+pytestmark = pytest.mark.sqlite_file
+
 LIMIT_S, LIMIT_BYTES = 1.0, 200_000_000
 
 

@@ -11,6 +11,7 @@ import re
 from email import policy
 from email.message import EmailMessage
 
+import pytest
 import yaml
 from dkimkit import LocalDns, other_key, results, sign
 from test_service_run import config as service_config
@@ -24,6 +25,9 @@ from referee.mail.inbound import parse_inbound
 from referee.service import Service
 from referee.store import open_store
 from referee.store.senders import SenderRecords
+
+# runs the service and `referee poll --once` in processes of their own on a SQLite file
+pytestmark = pytest.mark.sqlite_file
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 

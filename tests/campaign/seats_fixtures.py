@@ -1,4 +1,5 @@
-"""The fixture of the campaign tests (issue 18): ``seats_table(**extra)`` makes a
+"""The fixtures of the seat tests (issue 18), imported by their modules (a conftest.py
+here would shadow tests/referee's, which its modules import by the name ``conftest``): ``seats_table(**extra)`` makes a
 toy-game table (seats_table.Table) with extra match-file fields."""
 from __future__ import annotations
 
