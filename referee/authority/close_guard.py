@@ -14,6 +14,7 @@ import json
 import logging
 
 from referee.authority.spec import close_guard_of
+from referee.store.meta import MetaFacts
 
 log = logging.getLogger("referee.close_guard")
 STAGE = "held"   # the row in the faults table that ``referee status`` shows
@@ -57,11 +58,11 @@ class CloseGuard:
     def _hold(self, match: dict, turn: dict, awaited: list, missing: list, usual: int) -> None:
         stamp = f"{turn['number']}.{turn['rev']}:{turn['deadline']}"
         with self.store.transaction():
-            held = self.store.meta_get(_key(match["id"]))
+            held = MetaFacts(self.store).get(_key(match["id"]))
             if held is not None and json.loads(held).get("stamp") == stamp:
                 return   # held already; the GM was asked once
             now = self.now()
-            self.store.meta_set(_key(match["id"]), json.dumps({"stamp": stamp, "turn": turn["number"],
+            MetaFacts(self.store).set(_key(match["id"]), json.dumps({"stamp": stamp, "turn": turn["number"],
                                                                "since": now.isoformat(), "missing": missing}))
             for fault in self.store.faults(match["id"]):
                 if fault["stage"] == STAGE:   # a hold of an earlier deadline
@@ -81,7 +82,7 @@ class CloseGuard:
 
     def held(self, match_id: str) -> dict | None:
         """The hold on the match's open turn, if one stands (its deadline unchanged since)."""
-        held = self.store.meta_get(_key(match_id))
+        held = MetaFacts(self.store).get(_key(match_id))
         if held is None:
             return None
         data = json.loads(held)
@@ -92,10 +93,10 @@ class CloseGuard:
 
     def release(self, match_id: str) -> None:
         rows = [f for f in self.store.faults(match_id) if f["stage"] == STAGE]
-        if self.store.meta_get(_key(match_id)) is None and not rows:
+        if MetaFacts(self.store).get(_key(match_id)) is None and not rows:
             return
         with self.store.transaction():
-            self.store.meta_delete(_key(match_id))
+            MetaFacts(self.store).delete(_key(match_id))
             for fault in rows:
                 self.store.clear_fault(STAGE, fault["item"])
 

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from referee.authority.spec import outage_of
 from referee.schedule import parse_duration
+from referee.store.meta import MetaFacts
 
 log = logging.getLogger("referee.outage")
 LAST_TICK, LAST_READ = "last_tick", "last_mail_read"
@@ -40,10 +41,10 @@ class Outages:
     def mail_read(self) -> None:
         """The whole mailbox was read just now."""
         with self.store.transaction():
-            self.store.meta_set(LAST_READ, self.now().isoformat())
+            MetaFacts(self.store).set(LAST_READ, self.now().isoformat())
 
     def beats(self) -> dict[str, datetime | None]:
-        return {k: _moment(self.store.meta_get(k)) for k in (LAST_TICK, LAST_READ)}
+        return {k: _moment(MetaFacts(self.store).get(k)) for k in (LAST_TICK, LAST_READ)}
 
     # -- the check at every tick, before anything closes -----------------------
     def check(self) -> list[tuple[str, int]]:
@@ -58,7 +59,7 @@ class Outages:
                     if number is not None:
                         moved.append((match["id"], number))
         with self.store.transaction():
-            self.store.meta_set(LAST_TICK, now.isoformat())
+            MetaFacts(self.store).set(LAST_TICK, now.isoformat())
         return moved
 
     def _check_match(self, match: dict, beats: dict, now: datetime) -> int | None:
@@ -71,7 +72,7 @@ class Outages:
         grace = self.lookups.timing(match).schedule.grace
         threshold = max(grace, parse_duration(options.after))
         key = f"outage:{match['id']}:{turn['number']}.{turn['rev']}"
-        moved_at = _moment(self.store.meta_get(key))   # an outage already made up for counts from then
+        moved_at = _moment(MetaFacts(self.store).get(key))   # an outage already made up for counts from then
         gaps = {kind: max(t, moved_at) if moved_at else t for kind, t in beats.items() if t is not None}
         gaps = {kind: t for kind, t in gaps.items() if now - t > threshold}
         if not gaps:
@@ -88,7 +89,7 @@ class Outages:
             if (current["number"], current["rev"], current["deadline"]) != (turn["number"], turn["rev"], turn["deadline"]):
                 return None   # another worker moved or closed it meanwhile
             self.store.set_deadline(match["id"], turn["number"], new)
-            self.store.meta_set(key, now.isoformat())
+            MetaFacts(self.store).set(key, now.isoformat())
             self._tell(match, "mailbox" if kind == LAST_READ else "service", start, now, deadline)
         log.warning("%s: turn %s: the %s was down since %s; deadline moved to %s", match["id"], turn["number"],
                     "mailbox" if kind == LAST_READ else "referee", start.isoformat(), new.isoformat())

@@ -393,16 +393,3 @@ class SqlStore:
         whether the match exists."""
         lock = self._db.for_update if wait else self._db.skip_locked
         return self._one("SELECT id FROM matches WHERE id=?" + lock, (match_id,)) is not None
-
-    # -- hardening (issue 13, ops): small facts in the meta table ----------------
-    # (the last tick, the last full mailbox read, outage extensions, held closes)
-    def meta_get(self, key: str) -> str | None:
-        row = self._one("SELECT value FROM meta WHERE key=?", (key,))
-        return None if row is None else row["value"]
-
-    def meta_set(self, key: str, value: str) -> None:
-        self._exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
-                   (key, value))
-
-    def meta_delete(self, key: str) -> None:
-        self._exec("DELETE FROM meta WHERE key=?", (key,))

@@ -14,6 +14,7 @@ from hardkit import SPEC, Outbox, clock, create, make_referee, send_orders, toy_
 from referee.archive import replay
 from referee.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify
 from referee.cli import main
+from referee.store.meta import MetaFacts
 
 GRACE = timedelta(minutes=30)
 
@@ -57,7 +58,7 @@ def test_a_snapshot_taken_mid_campaign_restores_replays_and_plays_on_alike(tmp_p
     done = restore(snap, str(tmp_path / "back" / "referee.sqlite"), tmp_path / "back" / "turns")
     assert done["old_archive"] is None
     back = make_referee(tmp_path / "back", clock)
-    assert back.store.meta_get("uncommitted") is None
+    assert MetaFacts(back.store).get("uncommitted") is None
     for match in ("toy1", "toy2"):
         report = replay(tmp_path / "back" / "turns" / match)
         assert report.ok and report.turns == 1, report.summary()
@@ -99,7 +100,7 @@ def test_restore_refuses_a_store_with_matches_and_a_full_archive_without_force(t
         live.tick()
         restore(snap, live.store.path, tmp_path / "live" / "turns", now=clock.t + timedelta(minutes=1))
     with live.store.transaction():
-        live.store.meta_delete("last_tick")
+        MetaFacts(live.store).delete("last_tick")
     with pytest.raises(BackupError, match="holds matches"):
         restore(snap, live.store.path, tmp_path / "live" / "turns")
     done = restore(snap, live.store.path, tmp_path / "live" / "turns", force=True)

@@ -11,6 +11,7 @@ from referee.authority import MatchError
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.service import Service
+from referee.store.meta import MetaFacts
 
 DEADLINE = START + timedelta(hours=48)
 GRACE = timedelta(minutes=30)
@@ -174,7 +175,7 @@ def test_hostile_outage_options_are_refused_at_the_door(ref, options, said):
 def test_a_broken_heartbeat_row_is_no_outage_and_no_failure(ref, outbox, clock):
     create(ref, outbox)
     with ref.store.transaction():
-        ref.store.meta_set("last_tick", "not a time \x00")
+        MetaFacts(ref.store).set("last_tick", "not a time \x00")
     clock.t = DEADLINE + timedelta(hours=1)
     assert ref.tick().closed == [("toy1", 1)]
     assert ref.outages.beats()["last_tick"] == clock.t
