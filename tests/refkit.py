@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import mailbox
+import re
 from datetime import datetime, timedelta
 from email import policy
 from email.message import EmailMessage
@@ -37,15 +38,25 @@ class Outbox:
 
     def all(self) -> list[EmailMessage]:
         box = mailbox.Maildir(str(self.path), create=False)
-        return [email.message_from_bytes(m.as_bytes(), policy=policy.default) for m in box]
+        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
 
     def flush(self) -> list[EmailMessage]:
         """Send everything due; return the messages that arrived since the last flush."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.path), create=False)
-        new_keys = [k for k in box.keys() if k not in self.seen]
+        new_keys = [k for k in in_order(box.keys()) if k not in self.seen]
         self.seen |= set(new_keys)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
+
+
+def in_order(keys) -> list[str]:
+    """Maildir keys in the order the files were written.  Python's Maildir names
+    them ``SECONDS.M<microseconds>P<pid>Q<count>.host`` with the microseconds
+    unpadded, so a plain sort misorders two mails written in the same second."""
+    def when(key: str) -> tuple[int, int, int]:
+        m = re.match(r"(\d+)\.M(\d+)P\d+Q(\d+)", key)
+        return (int(m[1]), int(m[2]), int(m[3])) if m else (0, 0, 0)
+    return sorted(keys, key=when)
 
 
 @pytest.fixture(autouse=True)

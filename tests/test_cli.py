@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from gm.gm_files import FF_WINTER  # noqa: E402  (tests/ is on sys.path)
+from refkit import in_order
 
 from referee.archive import replay
 from referee.cli import main
@@ -21,7 +22,7 @@ MATCH_FILE = FF_WINTER.replace("id: ff-winter", "id: cli-test")   # the GM tests
 def outgoing(folder: Path) -> list[EmailMessage]:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
     from email import message_from_bytes
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in sorted(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
 
 
 def text_of(msg: EmailMessage) -> str:

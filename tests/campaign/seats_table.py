@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 
 import toygame  # tests/ is on sys.path (tests/conftest.py)
+from refkit import in_order
 
 from referee import registry
 from referee.authority import Referee, Settings
@@ -50,7 +51,7 @@ class Table:
         """The mails sent since the last call."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = [k for k in box.keys() if k not in self.seen]
+        new = [k for k in in_order(box.keys()) if k not in self.seen]
         self.seen |= set(new)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
 

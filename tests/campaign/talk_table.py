@@ -10,6 +10,7 @@ from email import policy
 
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 import yaml
+from refkit import in_order
 
 from referee import registry
 from referee.authority import Referee, Settings, keys
@@ -65,7 +66,7 @@ class TalkTable:
         """Mails sent since the last call."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = sorted(k for k in box.keys() if k not in self.seen)
+        new = [k for k in in_order(box.keys()) if k not in self.seen]
         self.seen |= set(new)
         out = []
         for k in new:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from gm_files import FF_WINTER
+from refkit import in_order
 
 from referee.cli import main
 
@@ -21,7 +22,7 @@ observers:
 
 def mails(folder: Path) -> list:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in sorted(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gm_files import FF_WINTER
+from refkit import in_order
 
 from referee.cli import main
 
@@ -33,7 +34,7 @@ players:
 
 def mails(folder: Path) -> list:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in sorted(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
 
 
 def text(msg) -> str:

@@ -9,6 +9,7 @@ from email import policy
 
 import pytest
 import toygame  # tests/ is on sys.path (tests/conftest.py)
+from refkit import in_order
 
 from referee import registry
 from referee.authority import Referee, Settings, keys
@@ -56,7 +57,7 @@ class Table:
         """Texts sent since the last call, by recipient's local part."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = [k for k in box.keys() if k not in self.seen]
+        new = [k for k in in_order(box.keys()) if k not in self.seen]
         self.seen |= set(new)
         msgs = [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
         return {m["To"].split("@")[0]: m["Subject"] + "\n" + m.get_body(("plain",)).get_content() for m in msgs}

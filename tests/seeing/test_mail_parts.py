@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from icalendar import Calendar
+from refkit import in_order
 from seekit import new_match
 from test_picture_png import png_size
 
@@ -31,7 +32,7 @@ players:
 
 def sent(folder: Path) -> list:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in sorted(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
 
 
 def calendar_of(msg):
