@@ -20,7 +20,7 @@ if os.environ.get("REFEREE_TEST_STORE") == "postgresql":   # the second pass: th
 
     pg.route_stores_to_postgres()
 import toygame  # noqa: E402
-from conftest import REFEREE, make_referee  # noqa: E402
+from referee_kit import REFEREE, make_referee  # noqa: E402
 
 from referee import registry  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402

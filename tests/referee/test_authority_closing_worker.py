@@ -3,7 +3,7 @@ needs (no intake, replies, commands or outbox), on the same store and archive,
 closes a turn exactly as the whole referee would."""
 from __future__ import annotations
 
-from conftest import SPEC, make_referee
+from referee_kit import SPEC, make_referee
 
 from referee.authority.base import Lookups, aware
 from referee.authority.closing import Closing

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from conftest import BOSS, SPEC, inbound, text_of, to
+from referee_kit import BOSS, SPEC, inbound, text_of, to
 
 from referee.archive import replay
 

@@ -18,7 +18,7 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
-from conftest import SPEC, make_referee, raw_mail, text_of
+from referee_kit import SPEC, make_referee, raw_mail, text_of
 
 from referee.archive import replay
 from referee.mail.sink import MaildirSink

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import raw_mail
+from referee_kit import raw_mail
 
 from referee.archive import replay
 from referee.contract import Rng

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import SPEC, Clock, Outbox, inbound, make_referee, text_of, to
+from referee_kit import SPEC, Clock, Outbox, inbound, make_referee, text_of, to
 
 
 @pytest.fixture

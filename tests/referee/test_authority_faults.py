@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import toygame
-from conftest import SPEC, inbound, text_of
+from referee_kit import SPEC, inbound, text_of
 
 
 def test_a_game_fault_while_checking_orders_refuses_that_mail_once(ref, outbox, monkeypatch):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import SPEC, inbound, text_of
+from referee_kit import SPEC, inbound, text_of
 
 from referee.archive import replay
 

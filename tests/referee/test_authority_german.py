@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 
 
 def test_german_match_speaks_german_to_players_and_gm(ref, outbox, clock):

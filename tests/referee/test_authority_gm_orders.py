@@ -4,7 +4,7 @@ match is answered in the language of the sender's match."""
 from __future__ import annotations
 
 import yaml
-from conftest import inbound, text_of, to
+from referee_kit import inbound, text_of, to
 
 from referee.contract import Rng
 

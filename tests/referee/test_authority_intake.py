@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SPEC, inbound, raw_mail, text_of, to
+from referee_kit import SPEC, inbound, raw_mail, text_of, to
 
 from referee.mail.inbound import parse_inbound
 

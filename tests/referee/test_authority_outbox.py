@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from conftest import SPEC
+from referee_kit import SPEC
 
 from referee.authority.outbox import MAX_ATTEMPTS, backoff
 from referee.mail.errors import PermanentMailError, TemporaryMailError

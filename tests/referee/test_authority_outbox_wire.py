@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from email import policy
 
-from conftest import SPEC
+from referee_kit import SPEC
 
 from referee.mail.errors import TemporaryMailError
 from referee.mail.sink import envelope

@@ -7,7 +7,7 @@ from importlib.metadata import entry_points
 
 import pytest
 import yaml
-from conftest import SPEC, Outbox, inbound, make_referee, text_of
+from referee_kit import SPEC, Outbox, inbound, make_referee, text_of
 
 from referee import registry
 from referee.archive import replay

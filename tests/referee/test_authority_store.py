@@ -5,7 +5,7 @@ import json
 
 import pytest
 import yaml
-from conftest import SPEC
+from referee_kit import SPEC
 
 from referee.archive import replay
 from referee.store import SchemaMismatch, open_store
@@ -37,7 +37,7 @@ def test_keys_are_stored_hashed_and_welcome_texts_dropped_once_sent(ref, outbox)
         open(p, "rb").read() for p in __import__("glob").glob(ref.store.path + "-wal"))
     import re
 
-    from conftest import text_of
+    from referee_kit import text_of
     keys = [re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)) for m in sent]
     for k in (k.group(1) for k in keys if k):
         assert k.encode() not in raw

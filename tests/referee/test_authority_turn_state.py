@@ -3,7 +3,7 @@ stored state: a turn made again under the same number and rev (a rollback, then
 closing again, maybe in another process) is loaded afresh."""
 from __future__ import annotations
 
-from conftest import SPEC
+from referee_kit import SPEC
 
 
 def test_a_turn_state_is_loaded_once_and_reloaded_when_the_stored_state_changes(ref, clock):

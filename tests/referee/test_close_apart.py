@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from conftest import REFEREE, SPEC, Clock, make_referee, raw_mail
+from referee_kit import REFEREE, SPEC, Clock, make_referee, raw_mail
 
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource

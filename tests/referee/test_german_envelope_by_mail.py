@@ -3,7 +3,7 @@
 through the whole door; before, it got only "no order document found"."""
 from __future__ import annotations
 
-from conftest import inbound, text_of, to
+from referee_kit import inbound, text_of, to
 
 
 def test_german_envelope_orders_are_accepted(ref, outbox, game):

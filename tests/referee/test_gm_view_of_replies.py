@@ -4,7 +4,7 @@ German GM's confirmations are German through and through."""
 from __future__ import annotations
 
 import pytest
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 from test_player_view_of_replies import keys_of
 
 from referee.authority.wording import Refusal

@@ -5,7 +5,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from conftest import REFEREE, SPEC, inbound, text_of
+from referee_kit import REFEREE, SPEC, inbound, text_of
 from test_player_view_of_replies import doc, keys_of
 
 from referee.mail.inbound import parse_inbound

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SPEC, Outbox, inbound, make_referee, text_of, to
+from referee_kit import SPEC, Outbox, inbound, make_referee, text_of, to
 
 from referee.authority.intake import orders_text
 
@@ -155,7 +155,7 @@ def attached(sender: str, yaml_text: str):
     from email.message import EmailMessage
     from email.utils import make_msgid
 
-    from conftest import REFEREE
+    from referee_kit import REFEREE
 
     from referee.mail.inbound import parse_inbound
     msg = EmailMessage()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 
 
 def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, outbox):

@@ -2,7 +2,7 @@
 placeholder for the key, the right turn, the form to fill in."""
 from __future__ import annotations
 
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 from test_player_view_of_replies import doc, keys_of
 
 

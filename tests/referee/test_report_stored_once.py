@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import inbound, text_of, to
+from referee_kit import inbound, text_of, to
 
 
 def parts(msg) -> tuple[bytes, bytes]:

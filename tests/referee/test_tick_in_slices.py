@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import SPEC, inbound, text_of, to
+from referee_kit import SPEC, inbound, text_of, to
 
 
 def keys_of(msgs) -> dict[str, str]:
