@@ -195,15 +195,17 @@ def stage_reports(archive: Archive, match_id: str, number: int,
 
 
 def place_staged(staged: list[tuple[Path, Path]]) -> None:
-    """Move staged reports into place; a report file in that folder this close did not
-    write (left by a close that never committed, for a reader gone since) is removed."""
+    """Move staged reports into place.  What else is in that folder was left by a close
+    that never committed (killed, or given way): a report for a reader gone since, a
+    staged file of a process that died; it is removed."""
     for tmp, path in staged:
         os.replace(tmp, path)
     if staged:
         folder, keep = staged[0][1].parent, {path.name for _, path in staged}
         for f in folder.iterdir():
-            if not f.name.startswith(".") and f.name not in keep and f.is_file():
-                f.unlink()
+            left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
+            if left and not f.is_dir():
+                f.unlink(missing_ok=True)
 
 
 def discard_staged(staged: list[tuple[Path, Path]]) -> None:
