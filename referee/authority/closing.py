@@ -141,10 +141,13 @@ class Closing:
             return None
         if close_rows.in_transaction(self.store):   # a GM's force by mail: under the mail's transaction
             return self._close_locked(match_id, number, forced)
+        seen = None   # the open turn the last try worked out
         for _ in range(SPLIT_TRIES):
             plan = self.compute.plan(match_id, number)
-            if plan is None:
+            if plan is None:   # after a try that found things changed: closed meanwhile
+                self._just_closed = seen if forced else None
                 return None
+            seen = plan.turn["number"]
             with stripe(self.archive, match_id, plan.turn["number"]):
                 staged = self.committer.stage(plan)
                 try:
@@ -162,7 +165,7 @@ class Closing:
                 return None
             if verdict is Verdict.BUSY:
                 return None
-        return self._close_locked(match_id, number, forced, seen=plan.turn["number"])
+        return self._close_locked(match_id, number, forced, seen=seen)
 
     def _close_locked(self, match_id: str, number: int | None, forced: bool, seen: int | None = None) -> int | None:
         """The close as one transaction under the match's claim (nothing can change meanwhile)."""
