@@ -129,3 +129,23 @@ def test_a_hostile_report_name_never_leaves_the_turns_folder(ref, outbox, game):
     with pytest.raises(Invalid):
         archive_files.stage_reports(ref.archive, "toy1", 1, {"../../escape.txt": "x"})
     assert not (ref.archive.root.parent / "escape.txt").exists()
+
+
+def test_a_close_whose_inputs_keep_changing_is_worked_out_under_the_claim_at_last(ref, outbox, game, monkeypatch):
+    real, passages = crash.point, []
+    sent = iter([("ann", 1), ("bob", 2), ("cyd", 3)])
+
+    def point(name: str) -> None:
+        if name == "close.staged":   # every try finds new orders stored meanwhile
+            passages.append(name)
+            player, bid = next(sent)
+            assert ref.handle(inbound(f"{player}@example.org", orders(player, game[player], bid))).outcome == "processed"
+        real(name)
+    monkeypatch.setattr(crash, "point", point)
+    assert ref.force("toy1") == "turn 1 closed"
+    assert len(passages) == 2                      # two tries with nothing locked, then one under the claim
+    result = ref.store.turn("toy1", 1)["result"]
+    assert {p: u["orders"]["bid"] for p, u in result["orders"].items() if u["source"] == "player"} == {"ann": 1, "bob": 2}
+    assert result["missing"] == ["cyd"]
+    assert len(report_rows(ref)) == 5 and hidden_files(ref) == []
+    assert set(result["mails"]["ann"]) <= {"lang", "subject", "picture"}
