@@ -163,3 +163,51 @@ def replay(match_dir: str | Path) -> ReplayReport:
 def write_turn_record(archive: Archive, match_id: str, number: int, name: str, data) -> None:
     """A record of its own beside a turn's reports, e.g. ``press.yaml``, ``chronicle.yaml`` (issue 18)."""
     _write(archive.turn_dir(match_id, number) / checks.path_part(name), _yaml(data))
+
+
+# -- a close's reports, written before its commit (issue 8) -------------------------------
+# The bodies are written beside their places as hidden temporary files (the names ``_write``
+# gives its own) while nothing is locked; once the close is sure to commit (its inputs checked
+# under the match's claim) they are moved into ``reports/``.  Until then nothing under the
+# turn's folder names them: a close that never commits leaves only hidden files, which the next
+# close of the turn writes again.  A turn's ``reports/`` before its turn.json is the record of
+# no one: the store says whether the turn is resolved, and turn.json follows its commit.
+
+def stage_reports(archive: Archive, match_id: str, number: int,
+                  reports: Mapping[str, str]) -> list[tuple[Path, Path]]:
+    """Write every report to its temporary file; (temporary, final) paths.  On a failed write
+    (a full disk) the files written so far are removed and the error raised."""
+    folder = archive.turn_dir(match_id, number) / "reports"
+    folder.mkdir(parents=True, exist_ok=True)
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for name, text in sorted(reports.items()):
+            path = folder / checks.path_part(name)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            with os.fdopen(fd, "wb") as f:
+                f.write(text.encode("utf-8"))
+            staged.append((tmp, path))
+    except BaseException:
+        discard_staged(staged)
+        raise
+    return staged
+
+
+def place_staged(staged: list[tuple[Path, Path]]) -> None:
+    """Move staged reports into place.  What else is in that folder was left by a close
+    that never committed (killed, or given way): a report for a reader gone since, a
+    staged file of a process that died; it is removed."""
+    for tmp, path in staged:
+        os.replace(tmp, path)
+    if staged:
+        folder, keep = staged[0][1].parent, {path.name for _, path in staged}
+        for f in folder.iterdir():
+            left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
+            if left and not f.is_dir():
+                f.unlink(missing_ok=True)
+
+
+def discard_staged(staged: list[tuple[Path, Path]]) -> None:
+    for tmp, _ in staged:
+        tmp.unlink(missing_ok=True)

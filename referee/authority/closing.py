@@ -1,53 +1,34 @@
 """Closing turns: reminders, due and early closes, resolution, reports, archive;
 and the GM's force, preview and rollback.
 
-A close is one transaction: re-validate, default the missing, resolve with the
-turn seed, persist the result and the next turn, render every report and
-queue it under a dedupe key.  The archive is written after the commit from
-what was committed (``archived`` flag), so a crash at any point either
-repeats the whole close (nothing was committed) or only the archive writing.
+A close is worked out with nothing locked (``close_compute``: re-validate,
+default the missing, resolve with the turn seed, render every report), its
+reports written beside their places in the archive, then stored in one short
+transaction (``close_commit``) that checks under the match's claim that
+nothing it read has changed, moves the reports into place, adds the next turn
+and queues every report under a dedupe key.  The turn's record (orders.yaml,
+turn.json) is written after the commit from what was committed (``archived``
+flag), so a crash at any point either repeats the whole close (nothing was
+committed) or only the record's writing.
 """
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pydantic import ValidationError
-
-from referee import pictures, standings
+from referee import archive as archive_files
+from referee import pictures
 from referee.authority import crash
-from referee.authority.absence import moved_past, tell_moved
+from referee.authority.close_commit import CloseCommit, Verdict, stripe
+from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
 from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
-from referee.authority.orders import orders_text
-from referee.authority.talk_archive import heading as talk_heading
 from referee.authority.wording import Refusal
-from referee.contract import GM, Rng, derive_seed, state_hash
-from referee.pictures import svg_of
+from referee.contract import GM, Rng
+from referee.store import closing as close_rows
 
-
-def report_name(who: str, lang: str) -> str:
-    """A report's file name in the archive, without .txt/.html: ``ann.en``, ``_gm.de``, ``_public.en``."""
-    return who if "." in who else f"{who}.{lang}"
-
-
-def report_ref(match_id: str, number: int, rev: int, who: str, m: dict) -> dict:
-    """What an outbox row holds of a report instead of its body (``m``: the rendered or kept report)."""
-    return {"match": match_id, "turn": number, "rev": rev, "who": who, "name": report_name(who, m["lang"]),
-            "picture": bool(m.get("picture"))}
-
-
-def _pictures_once(mails: dict) -> dict[str, str]:
-    """The reports' pictures, each distinct one once (most readers see the same board):
-    every report's ``picture`` becomes the key of its SVG in what this returns."""
-    found: dict[str, str] = {}
-    for m in mails.values():
-        if m.get("picture"):
-            key = hashlib.sha256(m["picture"].encode()).hexdigest()[:16]
-            found[key], m["picture"] = m["picture"], key
-    return found
+SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
 
 
 @dataclass
@@ -68,6 +49,8 @@ class Closing:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
         self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
+        self.compute = CloseCompute(store, renderer, lookups, now)
+        self.committer = CloseCommit(self, self.dropouts)
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
     # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
@@ -139,180 +122,107 @@ class Closing:
     def force(self, match_id: str) -> str:
         number = self.close_turn(match_id, forced=True)
         if number is None:
+            if self._just_closed is not None:   # another worker closed it while this one waited for it
+                raise Refusal("gm.just_closed", turn=self._just_closed)
             raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 
+    _just_closed: int | None = None   # the turn another worker closed under a forced close (force says so)
+
     def close_turn(self, match_id: str, number: int | None = None, forced: bool = False) -> int | None:
         """Close and resolve the open turn; None if there is none (already closed;
-        ``number``: the turn the caller saw open, which another worker may have closed) or it is held."""
+        ``number``: the turn the caller saw open, which another worker may have closed) or it is held.
+
+        Worked out with nothing locked, stored in a short transaction that checks
+        under the match's claim that nothing it read has changed; if something has,
+        worked out again (``SPLIT_TRIES`` times), then wholly under the claim."""
+        self._just_closed = None
         if self.before_close is not None and not self.before_close(match_id, forced):
             return None
-        with self.store.transaction():
-            if not self.store.claim_match(match_id, wait=False):   # another worker is closing it
+        if close_rows.in_transaction(self.store):   # a GM's force by mail: under the mail's transaction
+            return self._close_locked(match_id, number, forced)
+        seen = None   # the open turn the last try worked out
+        for _ in range(SPLIT_TRIES):
+            plan = self.compute.plan(match_id, number)
+            if plan is None:   # after a try that found things changed: closed meanwhile
+                self._just_closed = seen if forced else None
                 return None
-            match = self.store.match(match_id)
-            turn = self.store.current_turn(match_id)
-            if turn is None or turn["status"] != "open" or match["status"] == "ended" \
-                    or number not in (None, turn["number"]):
-                return None
-            now = self.now()
-            rules = self.lookups.rules(match)
-            state = rules.load(turn["state"])
-            orders, used, missing = self._orders_for(rules, state, match_id, turn)
-            res = rules.resolve(state, orders, Rng(turn["seed"]))
-            crash.point("close.resolved")
-            awaiting = rules.awaiting(res.state)
-            ended = res.outcome is not None or not awaiting
-            if ended:
-                self.store.set_match_status(match_id, "ended")
-                nxt = None
-            else:
-                old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
-                deadline = self.lookups.timing(match).next_deadline(now, old) if match["status"] == "running" else None
-                deadline, away = moved_past(self.store, match, deadline, self.lookups.timing(match).zone)   # issue 18
-                self.store.add_turn(match=match_id, number=turn["number"] + 1, state=rules.dump(res.state),
-                                    awaiting=awaiting, deadline=deadline, seed=derive_seed(match["seed"], turn["number"] + 1),
-                                    opened=now)
-                nxt = self.store.current_turn(match_id)
-                tell_moved(self, match_id, away)   # issue 18: a deadline moved past an absence, everyone told
-            self.dropouts.after_close(match, turn, missing)
-            # the reports' bodies stay in the result only until the archive holds them
-            mails = self._queue_reports(match, turn, rules, res, missing, nxt)
-            result = {"state": rules.dump(res.state), "hash": state_hash(rules, res.state),
-                      "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
-                      "missing": missing, "mails": mails, "pictures": _pictures_once(mails)}
-            self.store.resolve_turn(match_id, turn["number"], result, now)
-            crash.point("close.before_commit")
-        crash.point("close.committed")
-        pictures.prerender(result["pictures"].values())   # PNGs made on another core while this one goes on
-        # the turn stands whatever happens to its archive; the next tick writes it again
-        with self.faults.guarded("archive", f"{match_id}:{turn['number']}", match_id, turn["number"]):
-            self.archive_turn(match_id, turn["number"])
-        return turn["number"]
-
-    def _orders_for(self, rules, state, match_id: str, turn: dict):
-        """Orders for every awaited player: their last valid submission, re-validated, else the default."""
-        subs = self.store.submissions(match_id, turn["number"])
-        orders, used, missing = {}, {}, []
-        for pid, stage in sorted(turn["awaiting"].items()):
-            model, source = None, "player"
-            if pid in subs:
+            seen = plan.turn["number"]
+            with stripe(self.archive, match_id, plan.turn["number"]):
+                staged = self.committer.stage(plan)
                 try:
-                    model = rules.order_schema(state, stage).model_validate(subs[pid]["orders"])
-                    if any(p.is_error for p in rules.validate(state, pid, model)):
-                        model = None
-                except ValidationError:
-                    model = None
-            if model is None:
-                model, source = rules.default_orders(state, pid), "default"
-                missing.append(pid)
-            orders[pid] = model
-            used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
-        return orders, used, missing
+                    crash.point("close.staged")
+                    with self.store.transaction():
+                        verdict = self.committer.check(plan, forced)
+                        if verdict is None:
+                            self.committer.store_plan(plan, staged)
+                finally:
+                    archive_files.discard_staged(staged or [])   # what was not placed (a close given up)
+            if verdict is None:
+                return self._after_commit(match_id, plan)
+            if verdict is Verdict.GONE:
+                self._just_closed = plan.turn["number"] if forced else None
+                return None
+            if verdict is Verdict.BUSY:
+                return None
+        return self._close_locked(match_id, number, forced, seen=seen)
 
-    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
-        next_info = None
-        if nxt is not None:
-            info = self.lookups.deadline_info(match, nxt, lang)
-            # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
-            next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
-                         "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
-                         "awaiting": dict(nxt["awaiting"])}
-        owes = nxt is not None and viewer in nxt["awaiting"]
-        view = rules.view(res.state, viewer)
-        return {"match": self.lookups.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
-                "view": view, "picture": self._picture(rules, res.state, lang, {} if drawn is None else drawn),
-                "standings": standings.table(rules, *moved, lang, self.lookups.names(match["id"])) if moved else [],
-                "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
-                "missing": list(missing), "players": self.lookups.names(match["id"]), "outcome": res.outcome,
-                "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
+    def _close_locked(self, match_id: str, number: int | None, forced: bool, seen: int | None = None) -> int | None:
+        """The close as one transaction under the match's claim (nothing can change meanwhile)."""
+        with self.store.transaction():
+            if not self.store.claim_match(match_id, wait=forced):   # another worker is closing it
+                return None
+            plan = self.compute.plan(match_id, number)
+            if plan is None:
+                self._just_closed = seen if forced else None
+                return None
+            # the stripe only if free: waiting for it under the store's lock could wait for ever
+            lock = stripe(self.archive, match_id, plan.turn["number"])
+            staged = None
+            if lock.acquire(blocking=False):
+                try:
+                    staged = self.committer.stage(plan)
+                    try:
+                        self.committer.store_plan(plan, staged)
+                    finally:
+                        archive_files.discard_staged(staged or [])
+                finally:
+                    lock.release()
+            else:
+                self.committer.store_plan(plan, None)
+        return self._after_commit(match_id, plan)
 
-    def _render_report(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
-        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved, drawn)
-        body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
-        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer),
-                   schema_url=schema_url(self.lookups.settings.site_url, match["id"],
-                                         (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
-        subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
-                                                   game_template=self.renderer.last_game_template)
-        return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
-
-    @staticmethod
-    def _picture(rules, state, lang: str, drawn: dict) -> str | None:
-        """The board picture in ``lang``: drawn from the public view (a game draws
-        the public part only, so every reader's is the same), once per close and language."""
-        if lang not in drawn:
-            drawn[lang] = svg_of(rules, rules.view(state, None), lang)
-        return drawn[lang]
-
-    def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
-        """What the referee's report wrapper adds to the game's context: whether a turn
-        closes early, and the default orders a player who sent none got (read first)."""
-        defaults = ""
-        if viewer in missing:
-            state = rules.load(turn["state"])
-            defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
-        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
-                # issue 18: the chronicle for this reader, and the public table talk in the public report
-                **talk_heading(self.store, match["id"], turn["number"], viewer, lambda: self.lookups.names(match["id"]))}
-
-    def _queue_reports(self, match, turn, rules, res, missing, nxt) -> dict:
-        """Render and queue every report of a close; returns them for the archive and ``resend``.
-        Each carries the board picture (if the game draws one) and the next deadline
-        as a calendar part (cancelled in the last report)."""
-        mails, tag = {}, f"{match['id']}:{turn['number']}.{turn['rev']}"
-        calendars: dict[str, str | None] = {}
-        drawn: dict[str, str | None] = {}   # the picture per language, drawn once
-        # the standings before and after the turn, read once for every report
-        moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
-
-        def send(key: str, to: str, who: str) -> None:
-            m = mails[who]
-            if m["lang"] not in calendars:
-                calendars[m["lang"]] = self.lookups.calendar_part(match, nxt, m["lang"], self.now(),
-                                                                  ended=nxt is None)
-            # the row names the report: its body is sent from the archive, its picture from the result
-            self.queue.queue(f"report:{tag}:{key}", match["id"], to, m["subject"], "", None,
-                             calendar=calendars[m["lang"]], report=report_ref(match["id"], turn["number"],
-                                                                             turn["rev"], who, m))
-
-        for p in self.store.players(match["id"]):
-            lang = self.lookups.lang_of(match, p)
-            mails[p["id"]] = self._render_report(match, turn, rules, res, missing, nxt, p["id"], lang, moved, drawn)
-            send(p["id"], p["email"], p["id"])
-        for o in self.store.observers(match["id"]):
-            lang = o["lang"] or self.lookups.lang_of(match)
-            if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self._render_report(match, turn, rules, res, missing, nxt, None, lang,
-                                                                   moved, drawn)
-            send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
-        lang = self.lookups.lang_of(match)
-        mails["_gm"] = self._render_report(match, turn, rules, res, missing, nxt, GM, lang, moved, drawn)
-        send("@gm", match["gm_email"], "_gm")
-        return mails
+    def _after_commit(self, match_id: str, plan) -> int:
+        crash.point("close.committed")
+        number = plan.turn["number"]
+        pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
+        # the turn stands whatever happens to its archive; the next tick writes it again
+        with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
+            self.archive_turn(match_id, number)
+        return number
 
     # -- archive --------------------------------------------------------------
     def archive_turn(self, match_id: str, number: int) -> None:
+        """Write the turn's record (orders.yaml, turn.json) after its commit; its reports are
+        in the archive already, unless the disk refused them at the close: then the stored
+        result holds their bodies until they are written here."""
         turn = self.store.turn(match_id, number)
         result = turn["result"]
         reports = {}
         for who, m in result["mails"].items():
-            if "text" not in m:  # archived before: the reports' bodies are the archive's alone
-                continue
-            name = report_name(who, m["lang"])
-            reports[f"{name}.txt"] = m["text"]
-            reports[f"{name}.html"] = m["html"]
+            if "text" in m:
+                name = report_name(who, m["lang"])
+                reports[f"{name}.txt"], reports[f"{name}.html"] = m["text"], m["html"]
         self.archive.write_turn(match_id, number, result["orders"],
                                 {"match": match_id, "turn": number, "rev": turn["rev"], "seed": turn["seed"],
                                  "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
                                  "missing": result["missing"], "closed": turn["closed"]}, reports)
         crash.point("archive.written")
-        # what the store keeps: no report bodies (the archive's), and the state only
-        # where no next turn holds it (the last one of a match)
-        kept = dict(result, mails={who: {k: m[k] for k in ("lang", "subject", "picture") if m.get(k) is not None}
-                                   for who, m in result["mails"].items()})
-        if self.store.turn(match_id, number + 1) is not None:
-            kept.pop("state", None)
+        kept = None
+        if reports:   # what the store keeps: no report bodies, the archive has them now
+            kept = dict(result, mails=kept_of(result["mails"]))
+            if self.store.turn(match_id, number + 1) is not None:   # the next turn holds the state
+                kept.pop("state", None)
         with self.store.transaction():
             self.store.set_archived(match_id, number, kept)
 
@@ -335,9 +245,9 @@ class Closing:
                 raise Refusal("gm.no_open_turn", what="preview", what_de="Vorausschauen")
             rules = self.lookups.rules(match)
             state = rules.load(turn["state"])
-            orders, _, missing = self._orders_for(rules, state, match_id, turn)
+            orders, _, missing = self.compute.orders_for(rules, state, match_id, turn)
             res = rules.resolve(state, orders, Rng(turn["seed"]))
-            m = self._render_report(match, turn, rules, res, missing, None, GM, self.lookups.lang_of(match))
+            m = self.compute.render(match, turn, rules, res, missing, None, GM, self.lookups.lang_of(match))
             self.queue.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
                              match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"],
                              picture=m.get("picture"))

@@ -202,3 +202,9 @@ def describe(problem, lang: str, source: str | None = None) -> str:
             said = "l" + said[1:]
         said = _IN_FILE.get(lang, _IN_FILE["en"]).format(source=source) + said
     return said
+
+# -- issue 12, several workers: a GM's close that met another worker's (close_words.py)
+from referee.authority.close_words import CLOSE_NOTHING_TO_FIX, CLOSE_TEXTS  # noqa: E402
+
+TEXTS.update(CLOSE_TEXTS)
+NOTHING_TO_FIX = NOTHING_TO_FIX | CLOSE_NOTHING_TO_FIX

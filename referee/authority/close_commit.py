@@ -1,0 +1,88 @@
+"""The close's short write transaction (issue 8).  A close worked out by
+``close_compute`` is stored only if, under the match's claim, everything it read
+is still so (``store.closing.inputs``): then its staged reports move into the
+archive, the next turn is added, missed turns counted, every report queued and
+the result stored, without any report body (the archive holds them).  Else the
+caller works the close out again, or gives way to the worker that closed it."""
+from __future__ import annotations
+
+import threading
+import zlib
+from enum import Enum
+
+from referee import archive as archive_files
+from referee.authority import crash
+from referee.authority.absence import tell_moved
+from referee.authority.close_compute import Plan, report_ref
+from referee.store import closing as close_rows
+
+
+class Verdict(Enum):
+    CLOSED = "closed"      # stored and committed
+    GONE = "gone"          # the turn worked out is not the open one any more (another worker closed it)
+    CHANGED = "changed"    # still open, but what the close read has changed since: work it out again
+    BUSY = "busy"          # another worker holds the match: it is closing it (a tick gives way)
+
+
+# Two threads of one process closing one turn would share the staged files' names (they are
+# named per process): a lock per turn folder, striped, keeps them apart.
+_STRIPES = [threading.RLock() for _ in range(64)]
+
+
+def stripe(archive, match_id: str, number: int) -> threading.RLock:
+    return _STRIPES[zlib.crc32(str(archive.turn_dir(match_id, number)).encode()) % len(_STRIPES)]
+
+
+class CloseCommit:
+    """Stores a worked-out close; ``parts`` is the ``Closing`` (store, look-ups,
+    queue, renderer, notices and clock, for the absence notices)."""
+
+    def __init__(self, parts, dropouts) -> None:
+        self.parts, self.dropouts = parts, dropouts
+        self.store, self.archive, self.queue = parts.store, parts.archive, parts.queue
+
+    def stage(self, plan: Plan) -> list | None:
+        """Write the close's reports next to their places in the archive; None when the disk
+        refuses them: the bodies then stay in the stored result until ``archive_turn`` writes them."""
+        try:
+            return archive_files.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports())
+        except OSError:
+            return None
+
+    def check(self, plan: Plan, forced: bool) -> Verdict | None:
+        """Claim the match and compare; None: the close may be stored (call in a transaction)."""
+        match_id = plan.match["id"]
+        if not self.store.claim_match(match_id, wait=False):
+            if not forced:
+                return Verdict.BUSY
+            self.store.claim_match(match_id, wait=True)   # the GM's close waits for the other worker's
+        turn = self.store.current_turn(match_id)
+        match = self.store.match(match_id)
+        if match is None or turn is None or match["status"] == "ended" or turn["status"] != "open" \
+                or turn["number"] != plan.turn["number"]:
+            return Verdict.GONE
+        if close_rows.inputs(self.store, match_id) != plan.inputs:
+            return Verdict.CHANGED
+        return None
+
+    def store_plan(self, plan: Plan, staged: list | None) -> None:
+        """Everything the close writes, in the caller's transaction, the match claimed and checked."""
+        match, turn, match_id = plan.match, plan.turn, plan.match["id"]
+        if staged is not None:
+            archive_files.place_staged(staged)
+        crash.point("close.placed")
+        if plan.ended:
+            self.store.set_match_status(match_id, "ended")
+        else:
+            self.store.add_turn(**plan.next_turn)
+            tell_moved(self.parts, match_id, plan.away)   # issue 18: a deadline moved past an absence, everyone told
+        self.dropouts.after_close(match, turn, plan.missing)
+        tag = f"{match_id}:{turn['number']}.{turn['rev']}"
+        for key, to, who, calendar in plan.sends:
+            m = plan.mails[who]
+            # the row names the report: its body is sent from the archive, its picture from the result
+            self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
+                             report=report_ref(match_id, turn["number"], turn["rev"], who, m))
+        result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
+        self.store.resolve_turn(match_id, turn["number"], result, plan.now)
+        crash.point("close.before_commit")

@@ -1,0 +1,214 @@
+"""The close worked out, outside any write transaction (issue 8): the orders
+re-validated (or defaulted), the turn resolved with its seed, the next turn's
+deadline, every report rendered, the new state dumped and hashed.  Nothing here
+writes; ``close_commit`` checks under the match's claim that what this read is
+still so, and stores it.  The preview renders with the same parts."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from pydantic import ValidationError
+
+from referee import standings
+from referee.authority import crash
+from referee.authority.absence import moved_past
+from referee.authority.order_mail import schema_url
+from referee.authority.orders import orders_text
+from referee.authority.talk_archive import heading as talk_heading
+from referee.contract import GM, Rng, derive_seed, state_hash
+from referee.pictures import svg_of
+from referee.store import closing as close_rows
+
+
+def report_name(who: str, lang: str) -> str:
+    """A report's file name in the archive, without .txt/.html: ``ann.en``, ``_gm.de``, ``_public.en``."""
+    return who if "." in who else f"{who}.{lang}"
+
+
+def report_ref(match_id: str, number: int, rev: int, who: str, m: dict) -> dict:
+    """What an outbox row holds of a report instead of its body (``m``: the rendered or kept report)."""
+    return {"match": match_id, "turn": number, "rev": rev, "who": who, "name": report_name(who, m["lang"]),
+            "picture": bool(m.get("picture"))}
+
+
+def pictures_once(mails: dict) -> dict[str, str]:
+    """The reports' pictures, each distinct one once (most readers see the same board):
+    every report's ``picture`` becomes the key of its SVG in what this returns."""
+    found: dict[str, str] = {}
+    for m in mails.values():
+        if m.get("picture"):
+            key = hashlib.sha256(m["picture"].encode()).hexdigest()[:16]
+            found[key], m["picture"] = m["picture"], key
+    return found
+
+
+def kept_of(mails: dict) -> dict:
+    """What the store keeps of each report: its language, subject and picture key (the body is the archive's)."""
+    return {who: {k: m[k] for k in ("lang", "subject", "picture") if m.get(k) is not None} for who, m in mails.items()}
+
+
+@dataclass
+class Plan:
+    """A close worked out: what to store and queue, and the inputs it was worked out from."""
+    inputs: tuple                  # store.closing.inputs, read before anything else
+    match: dict
+    turn: dict
+    now: datetime
+    ended: bool
+    next_turn: dict | None         # add_turn's arguments for the next turn, None if the match ended
+    away: list                     # absences the next deadline moved past (issue 18)
+    missing: list[str]
+    mails: dict                    # who -> lang, subject, text, html, picture (key)
+    sends: list[tuple[str, str, str, str | None]] = field(default_factory=list)   # (key, to, who, calendar)
+    result: dict = field(default_factory=dict)   # the stored result, without report bodies
+
+    def reports(self) -> dict[str, str]:
+        """The report files of the turn's archive folder: ``<who>.<lang>.txt|.html``."""
+        files = {}
+        for who, m in self.mails.items():
+            name = report_name(who, m["lang"])
+            files[f"{name}.txt"], files[f"{name}.html"] = m["text"], m["html"]
+        return files
+
+
+class CloseCompute:
+    """Reads a match's open turn and works its close out; writes nothing."""
+
+    def __init__(self, store, renderer, lookups, now) -> None:
+        self.store, self.renderer, self.lookups, self.now = store, renderer, lookups, now
+
+    def plan(self, match_id: str, number: int | None) -> Plan | None:
+        """The close of the open turn, or None if there is none to close (``number``:
+        the turn the caller saw open, which another worker may have closed)."""
+        seen = close_rows.inputs(self.store, match_id)
+        match = self.store.match(match_id)
+        turn = self.store.current_turn(match_id)
+        if match is None or turn is None or turn["status"] != "open" or match["status"] == "ended" \
+                or number not in (None, turn["number"]):
+            return None
+        now = self.now()
+        rules = self.lookups.rules(match)
+        state = rules.load(turn["state"])
+        orders, used, missing = self.orders_for(rules, state, match_id, turn)
+        res = rules.resolve(state, orders, Rng(turn["seed"]))
+        crash.point("close.resolved")
+        awaiting = rules.awaiting(res.state)
+        ended = res.outcome is not None or not awaiting
+        dumped = rules.dump(res.state)
+        next_turn, nxt, away = None, None, []
+        if not ended:
+            timing = self.lookups.timing(match)
+            old = datetime.fromisoformat(turn["deadline"]) if turn["deadline"] else None
+            deadline = timing.next_deadline(now, old) if match["status"] == "running" else None
+            deadline, away = moved_past(self.store, match, deadline, timing.zone)   # issue 18
+            next_turn = {"match": match_id, "number": turn["number"] + 1, "state": dumped, "awaiting": awaiting,
+                         "deadline": deadline, "seed": derive_seed(match["seed"], turn["number"] + 1), "opened": now}
+            # the next turn as the store will give it back (the reports name its deadline)
+            nxt = {"number": turn["number"] + 1, "rev": 0, "status": "open", "awaiting": awaiting,
+                   "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
+        plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
+        self._reports(plan, rules, res, nxt)
+        plan.result = {"state": dumped, "hash": state_hash(rules, res.state),
+                       "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
+                       "missing": missing, "pictures": pictures_once(plan.mails)}
+        if not ended:   # the next turn holds the state; the last one of a match keeps it here
+            plan.result.pop("state")
+        plan.result["mails"] = kept_of(plan.mails)
+        return plan
+
+    def orders_for(self, rules, state, match_id: str, turn: dict):
+        """Orders for every awaited player: their last valid submission, re-validated, else the default."""
+        subs = self.store.submissions(match_id, turn["number"])
+        orders, used, missing = {}, {}, []
+        for pid, stage in sorted(turn["awaiting"].items()):
+            model, source = None, "player"
+            if pid in subs:
+                try:
+                    model = rules.order_schema(state, stage).model_validate(subs[pid]["orders"])
+                    if any(p.is_error for p in rules.validate(state, pid, model)):
+                        model = None
+                except ValidationError:
+                    model = None
+            if model is None:
+                model, source = rules.default_orders(state, pid), "default"
+                missing.append(pid)
+            orders[pid] = model
+            used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
+        return orders, used, missing
+
+    def _reports(self, plan: Plan, rules, res, nxt) -> None:
+        """Render every report of the close, and what queues each: the board picture (if the
+        game draws one) and the next deadline as a calendar part (cancelled in the last report)."""
+        match, turn, missing, mails = plan.match, plan.turn, plan.missing, plan.mails
+        calendars: dict[str, str | None] = {}
+        drawn: dict[str, str | None] = {}   # the picture per language, drawn once
+        # the standings before and after the turn, read once for every report
+        moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
+
+        def send(key: str, to: str, who: str) -> None:
+            lang = mails[who]["lang"]
+            if lang not in calendars:
+                calendars[lang] = self.lookups.calendar_part(match, nxt, lang, plan.now, ended=nxt is None)
+            plan.sends.append((key, to, who, calendars[lang]))
+
+        for p in self.store.players(match["id"]):
+            lang = self.lookups.lang_of(match, p)
+            mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, moved, drawn)
+            send(p["id"], p["email"], p["id"])
+        for o in self.store.observers(match["id"]):
+            lang = o["lang"] or self.lookups.lang_of(match)
+            if f"_public.{lang}" not in mails:
+                mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, moved, drawn)
+            send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
+        lang = self.lookups.lang_of(match)
+        mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, moved, drawn)
+        send("@gm", match["gm_email"], "_gm")
+
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
+        next_info = None
+        if nxt is not None:
+            info = self.lookups.deadline_info(match, nxt, lang)
+            # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
+            next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
+                         "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
+                         "awaiting": dict(nxt["awaiting"])}
+        owes = nxt is not None and viewer in nxt["awaiting"]
+        view = rules.view(res.state, viewer)
+        return {"match": self.lookups.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
+                "view": view, "picture": self._picture(rules, res.state, lang, {} if drawn is None else drawn),
+                "standings": standings.table(rules, *moved, lang, self.lookups.names(match["id"])) if moved else [],
+                "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
+                "missing": list(missing), "players": self.lookups.names(match["id"]), "outcome": res.outcome,
+                "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
+
+    def render(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
+        """One reader's report: lang, subject, text, HTML and the board picture (SVG)."""
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved, drawn)
+        body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
+        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer),
+                   schema_url=schema_url(self.lookups.settings.site_url, match["id"],
+                                         (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
+        subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
+                                                   game_template=self.renderer.last_game_template)
+        return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
+
+    @staticmethod
+    def _picture(rules, state, lang: str, drawn: dict) -> str | None:
+        """The board picture in ``lang``: drawn from the public view (a game draws
+        the public part only, so every reader's is the same), once per close and language."""
+        if lang not in drawn:
+            drawn[lang] = svg_of(rules, rules.view(state, None), lang)
+        return drawn[lang]
+
+    def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
+        """What the referee's report wrapper adds to the game's context: whether a turn
+        closes early, and the default orders a player who sent none got (read first)."""
+        defaults = ""
+        if viewer in missing:
+            state = rules.load(turn["state"])
+            defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
+        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
+                # issue 18: the chronicle for this reader, and the public table talk in the public report
+                **talk_heading(self.store, match["id"], turn["number"], viewer, lambda: self.lookups.names(match["id"]))}

@@ -1,0 +1,45 @@
+"""What a close reads, as one comparable value (issue 8: the close is worked out
+outside the write transaction, then committed in a short one).  ``inputs`` is
+read before the close is worked out and again under the match's claim: equal
+values mean nothing the close used has changed, so what it worked out stands.
+Portable SQL over the store's own connection, like ``store/meta.py``."""
+from __future__ import annotations
+
+# every row a close's result or reports can depend on: the match (status, spec,
+# GM), its newest turn, the turn's orders (which, not their text: a new one
+# has a new message id or stamp), the seats and readers, absences (deadlines
+# moved past them), and the table talk and chronicle that head the reports
+_MATCH = "SELECT * FROM matches WHERE id=?"
+_TURN = "SELECT number, rev, status, deadline, opened FROM turns WHERE match=? ORDER BY number DESC LIMIT 1"
+_SUBS = ("SELECT player, message_id, content_hash, received FROM submissions WHERE match=? AND turn=?"
+         " ORDER BY player")
+_PLAYERS = "SELECT * FROM players WHERE match=? ORDER BY id"
+_OBSERVERS = "SELECT * FROM observers WHERE match=? ORDER BY seq"
+_ABSENCES = "SELECT * FROM absences WHERE match=? ORDER BY start, player"
+_PRESS = "SELECT number FROM press WHERE match=? AND turn=? ORDER BY number"
+_CHRONICLE = "SELECT number, status, seats, title, text FROM chronicle WHERE match=? AND turn=? ORDER BY number"
+
+
+def _rows(store, sql: str, args: tuple) -> tuple:
+    return tuple(tuple(r) for r in store._db.execute(sql, args).fetchall())
+
+
+def inputs(store, match_id: str) -> tuple:
+    """The close's inputs for the match's newest turn, as one value to compare."""
+    turn = _rows(store, _TURN, (match_id,))
+    number = turn[0][0] if turn else None
+    return (_rows(store, _MATCH, (match_id,)), turn,
+            _rows(store, _SUBS, (match_id, number)), _rows(store, _PLAYERS, (match_id,)),
+            _rows(store, _OBSERVERS, (match_id,)), _rows(store, _ABSENCES, (match_id,)),
+            _rows(store, _PRESS, (match_id, number)), _rows(store, _CHRONICLE, (match_id, number)))
+
+
+def in_transaction(store) -> bool:
+    """Whether this thread is inside one of the store's write transactions already
+    (a GM's force by mail runs in the mail's): a close then works under it."""
+    db = store._db
+    local = getattr(db, "_local", None)
+    if local is not None:   # PostgreSQL: the depth is the thread's own
+        return bool(getattr(local, "depth", 0))
+    # SQLite: one depth per connection, and a lock that says which thread holds it
+    return bool(getattr(db, "_depth", 0)) and db._lock._is_owned()
