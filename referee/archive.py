@@ -102,10 +102,12 @@ class Archive:
     def read_report(self, match_id: str, number: int, rev: int, name: str) -> str | None:
         """A report as written for revision ``rev`` of a turn (set aside if that
         revision was rolled back); None if it is not written."""
-        d = self.turn_dir(match_id, number)
-        for folder in (d / f"rolled-back-{rev}" / "reports", d / "reports"):
+        d = str(self.turn_dir(match_id, number))
+        name = checks.path_part(name)
+        for path in (f"{d}/rolled-back-{rev}/reports/{name}", f"{d}/reports/{name}"):
             try:
-                return (folder / checks.path_part(name)).read_bytes().decode("utf-8")
+                with open(path, "rb") as f:
+                    return f.read().decode("utf-8")
             except FileNotFoundError:
                 continue
         return None
