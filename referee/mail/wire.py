@@ -24,13 +24,14 @@ from .compose import AUTO_VALUES, compose, new_message_id
 
 _P = policy.SMTP
 _CRLF = "\r\n"
-_LINES = re.compile(r"\r\n|\r|\n")
 # Values the library would write back unchanged on one line (kept strict: anything
 # else, e.g. display names, quotes, encoded words or 8-bit text, goes to the library).
 _ADDR = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 _MSGID = re.compile(r"<[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>")
 _WORDS = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
 _SHORT = 76  # a header line this long or shorter is never folded (SMTP policy: 78)
+
+
 @functools.lru_cache(maxsize=1024)
 def _library(name: str, value: str) -> str:
     """One header exactly as EmailMessage with the SMTP policy writes it (a pure
