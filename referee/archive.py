@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-from referee import checks, registry
+from referee import checks, fastjson, registry
 from referee.contract import Rng, derive_seed, state_hash
 
 
@@ -38,11 +38,21 @@ def _write(path: Path, data: bytes, private: bool = False) -> None:
         path.parent.mkdir(mode=0o700, exist_ok=True)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # two workers writing one file never share a tmp
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if private else 0o666)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    _put(str(path.parent), path.name, data, 0o600 if private else 0o666)
+
+
+def _put(folder: str, name: str, data: bytes, mode: int = 0o666) -> None:
+    """Write ``folder/name`` through a temporary file renamed over it, in an existing
+    folder: three system calls and the write (a close writes ~30 files)."""
+    tmp = f"{folder}/.{name}.{os.getpid()}.tmp"   # two workers writing one file never share a tmp
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+    os.replace(tmp, f"{folder}/{name}")
 
 
 # libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the pure-Python one
@@ -81,18 +91,23 @@ class Archive:
     def write_turn(self, match_id: str, number: int, orders: Mapping, turn: Mapping,
                    reports: Mapping[str, str]) -> None:
         d = self.turn_dir(match_id, number)
-        _write(d / "orders.yaml", _yaml(dict(orders)))
-        _write(d / "turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        (d / "reports").mkdir(parents=True, exist_ok=True)   # once, not once per file
+        folder = str(d)
+        _put(folder, "orders.yaml", _yaml(dict(orders)))
+        _put(folder, "turn.json", fastjson.dumps_indent1(turn))   # json.dumps(indent=1, sort_keys=True), faster
+        folder += "/reports"
         for name, text in sorted(reports.items()):
-            _write(d / "reports" / checks.path_part(name), text.encode("utf-8"))
+            _put(folder, checks.path_part(name), text.encode("utf-8"))
 
     def read_report(self, match_id: str, number: int, rev: int, name: str) -> str | None:
         """A report as written for revision ``rev`` of a turn (set aside if that
         revision was rolled back); None if it is not written."""
-        d = self.turn_dir(match_id, number)
-        for folder in (d / f"rolled-back-{rev}" / "reports", d / "reports"):
+        d = str(self.turn_dir(match_id, number))
+        name = checks.path_part(name)
+        for path in (f"{d}/rolled-back-{rev}/reports/{name}", f"{d}/reports/{name}"):
             try:
-                return (folder / checks.path_part(name)).read_bytes().decode("utf-8")
+                with open(path, "rb") as f:
+                    return f.read().decode("utf-8")
             except FileNotFoundError:
                 continue
         return None

@@ -18,6 +18,7 @@ from referee.render import inline_styles
 class MailQueue:
     def __init__(self, store, settings: Settings, now: Callable[[], datetime], archive=None) -> None:
         self.store, self.settings, self.now, self.archive = store, settings, now, archive
+        self._results: dict[tuple, tuple[str, dict]] = {}   # report_body's decoded turn results
 
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
               html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
@@ -93,7 +94,7 @@ class MailQueue:
         """(text, HTML, picture SVG) of a turn's report: the bodies from the archive,
         or, until the archive holds them, from the turn's result."""
         turn = self.store.turn(ref["match"], ref["turn"])
-        result = (turn["result"] or {}) if turn and turn["rev"] == ref["rev"] else {}
+        result = self._result(ref, turn) if turn and turn["rev"] == ref["rev"] else {}
         kept = result.get("mails", {}).get(ref["who"], {})
         picture = (result.get("pictures") or {}).get(kept.get("picture") or "")   # kept once for all readers
         text = self.archive.read_report(ref["match"], ref["turn"], ref["rev"], ref["name"] + ".txt")
@@ -102,6 +103,21 @@ class MailQueue:
         if "text" not in kept:
             raise LookupError(f"report {ref['name']} of {ref['match']} turn {ref['turn']}.{ref['rev']} is nowhere")
         return kept["text"], kept["html"], picture
+
+    def _result(self, ref: dict, turn) -> dict:
+        """A turn's result, decoded once for all its readers' reports (sent one after
+        another); a hit must match the stored text (a rollback makes the turn again)."""
+        key = (ref["match"], ref["turn"], ref["rev"])
+        raw = turn.raw("result") if hasattr(turn, "raw") else None
+        held = self._results.get(key)
+        if held is not None and raw is not None and held[0] == raw:
+            return held[1]
+        result = turn["result"] or {}
+        if raw is not None:
+            if len(self._results) >= 8:
+                self._results.clear()
+            self._results[key] = (raw, result)
+        return result
 
 
 PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued

@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from referee import fastjson
+
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
 
@@ -69,7 +71,9 @@ def _turn(row) -> dict | None:
 
 
 def _dumps(v: Any) -> str:
-    return json.dumps(v, sort_keys=True, ensure_ascii=False)
+    """A JSON column's text: what ``json.loads`` reads back as the value (orjson where
+    that is sure, ``fastjson``; a state or a result is 100 kB and more)."""
+    return fastjson.dumps_sorted(v)
 
 
 # the next place in a match's list (players, observers, history keep the order they came in)

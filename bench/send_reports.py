@@ -1,0 +1,149 @@
+"""Sending a close's reports: what each report mail costs beyond writing its file.
+
+Not a test: prints figures.  Builds N matches of ``close_many``'s league mix,
+closes them in one ``tick`` (every report queued), renders every picture once
+(pictures are the picture workers' cost, not this bench's), then, in the same
+run, over every queued row:
+
+* ``library``: the mail as the ``email`` library builds it (``build_message``
+  then ``as_bytes``: what every mail with HTML, a picture or a calendar part
+  cost before the fast path);
+* ``wire``: ``wire_message``, the bytes the outbox sends (checked equal to
+  ``library`` for every row);
+* ``parts``: only the queued row's parts (the report body read from the
+  archive, the style sheet inlined), the share of ``wire`` that is no MIME;
+* ``raw write``: the finished bytes written into a Maildir (``send_bytes``),
+  the baseline: what sending costs at the least;
+* ``send``: ``send_pending`` into a Maildir, the whole outbox path, as it
+  was (every mail built by the library: ``before``) and as it is;
+* the archive: every ``write_turn`` of the close written again into a fresh
+  folder, as it is written now and as it was before (``json.dumps(indent=1)``,
+  a ``mkdir`` per file), checked to give the same files.
+
+    python bench/send_reports.py [--n 100] [--turns 2]
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import sys
+import tempfile
+import time
+from email import policy
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from close_many import build  # noqa: E402
+
+from referee import archive, checks, pictures  # noqa: E402
+from referee.mail.sink import MaildirSink  # noqa: E402
+
+
+def timed(fn, rows) -> tuple[float, list]:
+    t = time.process_time()
+    out = [fn(r) for r in rows]
+    return time.process_time() - t, out
+
+
+def write_turn_before(arch: archive.Archive, match_id, number, orders, turn, reports) -> None:
+    """``Archive.write_turn`` as it was before this bench's change, for the comparison."""
+    def write(path: Path, data: bytes) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    d = arch.turn_dir(match_id, number)
+    write(d / "orders.yaml", archive._yaml(dict(orders)))
+    write(d / "turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    for name, text in sorted(reports.items()):
+        write(d / "reports" / checks.path_part(name), text.encode("utf-8"))
+
+
+def archive_writes(root: Path, calls: list) -> None:
+    """Every write_turn of the close again, before and after, best of three each."""
+    best: dict[str, list[float]] = {}
+    files = {}
+    for i in range(3):
+        for label, write in (("before", write_turn_before), ("now", archive.Archive.write_turn)):
+            arch = archive.Archive(root / f"arch-{label}-{i}")
+            t, c = time.perf_counter(), time.process_time()
+            for args in calls:
+                write(arch, *args)
+            wall, cpu = time.perf_counter() - t, time.process_time() - c
+            old = best.get(label)
+            best[label] = [min(old[0], wall), min(old[1], cpu)] if old else [wall, cpu]
+            files[label] = {str(p.relative_to(arch.root)): p.read_bytes() for p in arch.root.rglob("*") if p.is_file()}
+    k = len(calls) or 1
+    print(f"archive: {k} closes, {len(files['now'])} files, identical: {files['now'] == files['before']}")
+    for label in ("before", "now"):
+        print(f"  write_turn {label:6}: {best[label][0] / k * 1000:6.2f} ms wall {best[label][1] / k * 1000:6.2f} ms CPU per close")
+    print(f"  before/now: {best['before'][0] / best['now'][0]:.2f}x wall, {best['before'][1] / best['now'][1]:.2f}x CPU")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--n", type=int, default=100)
+    p.add_argument("--turns", type=int, default=2)
+    a = p.parse_args()
+    pictures.WORKERS = 0   # every picture rendered here, once, before anything is timed
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        ref, _ = build(root, a.n, a.turns)
+        calls = []
+        real_write_turn = archive.Archive.write_turn
+
+        def keep(arch, *args):   # what the close writes, kept for the archive comparison
+            calls.append(copy.deepcopy(args))
+            return real_write_turn(arch, *args)
+        archive.Archive.write_turn = keep   # type: ignore[method-assign]
+        ref.tick()
+        archive.Archive.write_turn = real_write_turn   # type: ignore[method-assign]
+        rows = [r["message"] for r in ref.store.outbox(status="queued")]
+        queue = ref.mail_queue
+        for data in rows:
+            queue.wire_message(data)   # warms the PNG cache and the frames
+        print(f"N={a.n}: {len(rows)} queued mails; load average {os.getloadavg()}")
+        lib_s, lib = timed(lambda d: queue.build_message(d).as_bytes(policy=policy.SMTP), rows)
+        wire_s, wire = timed(queue.wire_message, rows)
+        parts_s, _ = timed(queue._parts, rows)
+        same = sum(w[0] == b for w, b in zip(wire, lib))
+        sink = MaildirSink(root / "raw")
+        t, c = time.perf_counter(), time.process_time()
+        for raw, sender, rcpts in wire:
+            sink.send_bytes(raw, sender, rcpts)
+        raw_wall, raw_cpu = time.perf_counter() - t, time.process_time() - c
+        # the whole outbox path as it was (every one of these mails built by the library), then as it is
+        real_wire = queue.wire_message
+        queue.wire_message = lambda d: (queue.build_message(d).as_bytes(policy=policy.SMTP),   # type: ignore[method-assign]
+                                        *real_wire(d)[1:])
+        t, c = time.perf_counter(), time.process_time()
+        ref.send_pending(MaildirSink(root / "before"), limit=len(rows) + 10)
+        before_wall, before_cpu = time.perf_counter() - t, time.process_time() - c
+        queue.wire_message = real_wire   # type: ignore[method-assign]
+        with ref.store.transaction():
+            ref.store._db.execute("UPDATE outbox SET status='queued', claimed_by=NULL, claimed_at=NULL, sent_at=NULL")
+        t, c = time.perf_counter(), time.process_time()
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=len(rows) + 10).sent
+        send_wall, send_cpu = time.perf_counter() - t, time.process_time() - c
+        k = len(rows) or 1
+        ms = lambda s: f"{s / k * 1000:7.2f} ms"   # noqa: E731
+        print(f"identical bytes: {same} of {len(rows)}; sent {sent}; {sum(len(r) for r, *_ in wire) / k / 1024:.0f} kB a mail")
+        print(f"build, CPU per mail:  library {ms(lib_s)}  wire {ms(wire_s)}  (of it parts {ms(parts_s)})"
+              f"  library/wire {lib_s / wire_s:.1f}x")
+        print(f"send, per mail:       raw write {ms(raw_wall)} wall {ms(raw_cpu)} CPU;"
+              f"  send_pending {ms(send_wall)} wall {ms(send_cpu)} CPU")
+        print(f"send_pending before:  {ms(before_wall)} wall {ms(before_cpu)} CPU;"
+              f"  before/now {before_wall / send_wall:.2f}x wall, {before_cpu / send_cpu:.2f}x CPU")
+        print(f"send_pending / raw write: {send_wall / raw_wall:.2f}x wall, {send_cpu / raw_cpu:.2f}x CPU;"
+              f"  beyond the write: {ms(send_cpu - raw_cpu)} CPU")
+        print(f"load average {os.getloadavg()}")
+        archive_writes(root, calls)
+        print(f"load average {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

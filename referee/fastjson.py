@@ -1,0 +1,74 @@
+"""JSON written by orjson (several times faster than ``json``), with exactly what
+``json.dumps`` would give where it matters.
+
+orjson and ``json`` agree on dicts with str keys, lists, tuples, str, int and
+bool and None; they differ on floats (``1e-05`` against ``0.00001``, NaN as
+``null``), on non-str keys, on ints beyond 64 bits and on types ``json``
+refuses (datetimes, dataclasses, subclasses).  So orjson writes only data of
+the plain kinds (``plain``, one pass over it), anything else is left to
+``json``, which writes or refuses it as before.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import orjson
+
+_REFUSE_OTHERS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def plain(data: Any, floats: bool) -> bool:
+    """True if ``data`` holds only dicts, lists, tuples, str, int, bool and None (and,
+    with ``floats``, finite floats): what orjson writes as ``json`` does (keys
+    orjson refuses itself)."""
+    stack = [data]
+    pop, many = stack.pop, stack.extend
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is dict:
+            many(x.values())
+        elif t is list or t is tuple:
+            many(x)
+        elif t is str or t is int or t is bool or x is None:
+            continue
+        elif not (floats and t is float and math.isfinite(x)):
+            return False
+    return True
+
+
+def dumps_sorted(data: Any) -> str:
+    """A value that ``json.loads`` reads back as ``json.loads(json.dumps(data,
+    sort_keys=True, ensure_ascii=False))`` does (the text may differ: no blanks)."""
+    if plain(data, floats=True):
+        try:
+            return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | _REFUSE_OTHERS).decode("utf-8")
+        except (TypeError, orjson.JSONEncodeError):   # a non-str key, an int beyond 64 bits, a surrogate
+            pass
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def dumps_indent1(data: Any) -> bytes:
+    """The UTF-8 bytes of ``json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)``
+    (which runs the pure-Python encoder: ``json`` has no C path for indented output)."""
+    if plain(data, floats=False):
+        try:
+            return _halve_indent(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | _REFUSE_OTHERS))
+        except (TypeError, orjson.JSONEncodeError):
+            pass
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
+def _halve_indent(text: bytes) -> bytes:
+    """orjson's two-space indentation as one space.  A line break in orjson's output is
+    always structure (strings escape theirs), so every run of blanks after one is
+    indentation; the deepest level is rewritten first, through a byte JSON never holds
+    unescaped (\\x01), so a shallower pass cannot take part of a deeper line."""
+    depth = 1
+    while b"\n" + b"  " * depth in text:
+        depth += 1
+    for level in range(depth - 1, 0, -1):
+        text = text.replace(b"\n" + b"  " * level, b"\n" + b"\x01" * level)
+    return text.replace(b"\x01", b" ")
