@@ -119,11 +119,15 @@ class Closing:
         return count
 
     # -- closing ----------------------------------------------------------------
-    def force(self, match_id: str) -> str:
-        number = self.close_turn(match_id, forced=True)
+    def force(self, match_id: str, meant: int | None = None) -> str:
+        """Close the open turn now; ``meant``: the turn the GM saw open (a mailed close)."""
+        number = self.close_turn(match_id, meant, forced=True)
         if number is None:
             if self._just_closed is not None:   # another worker closed it while this one waited for it
                 raise Refusal("gm.just_closed", turn=self._just_closed)
+            done = self.store.turn(match_id, meant) if meant is not None else None
+            if done is not None and done["status"] != "open":   # closed before the GM's mail was read
+                raise Refusal("gm.just_closed", turn=meant)
             raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 

@@ -117,6 +117,18 @@ class Commands:
         self.replies.reply(mail, match, gm, subject, text)
         return Handled("processed", cmd, match["id"], "@gm")
 
+    def _turn_meant(self, match_id: str, mail) -> int | None:
+        """The turn a mailed close means: the one open when the mail arrived.  A mail that
+        waited while another worker closed that turn must not close the next one too."""
+        turn = self.store.current_turn(match_id)
+        received = getattr(mail, "received", None)
+        if turn is None or received is None or not turn.get("opened"):
+            return None
+        opened = datetime.fromisoformat(turn["opened"])
+        if received < opened <= self.now():   # the open turn is younger than the mail
+            return turn["number"] - 1
+        return None
+
     def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
         """Carry out a GM command; returns a one-line account of what was done."""
         args = args or {}
@@ -135,7 +147,7 @@ class Commands:
         if cmd == "extend":
             return self.extend(match_id, hours=args.get("by", args.get("hours")), until=args.get("until"))
         if cmd in ("force", "close"):   # close: the GM confirms a turn the close guard held
-            return self.closing.force(match_id)
+            return self.closing.force(match_id, self._turn_meant(match_id, requested_by))
         if cmd == "preview":
             return self.closing.preview(match_id, tag=requested_by.message_id if requested_by else None)
         if cmd == "rollback":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import inbound, make_referee, to
+from referee_kit import inbound, make_referee, to
 
 from referee.authority import crash
 from referee.authority.wording import Refusal

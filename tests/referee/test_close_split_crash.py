@@ -14,7 +14,7 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
-from conftest import SPEC, make_referee, raw_mail, text_of
+from referee_kit import SPEC, make_referee, raw_mail, text_of
 from test_authority_crash import run
 
 from referee.archive import replay

@@ -9,7 +9,7 @@ import time
 
 import pytest
 import toygame
-from conftest import BOSS, REFEREE, SPEC
+from referee_kit import BOSS, REFEREE, SPEC
 
 from referee.authority import Referee, Settings
 from referee.authority.wording import Refusal
