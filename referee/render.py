@@ -79,7 +79,9 @@ class Renderer:
     def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
-        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+        # auto_reload off: the templates ship with the package, and a check of every template's file
+        # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
+        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined, auto_reload=False,
                       keep_trailing_newline=True, trim_blocks=False, extensions=[SharedExtension])
         self.text_env = _Environment(autoescape=False, **common)
         self.html_env = _Environment(autoescape=True, **common)
@@ -87,17 +89,20 @@ class Renderer:
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                            **{k: v for k, v in common.items() if k != "trim_blocks"})
         self._uses: dict[tuple[str, str], bool] = {}
+        self._has: dict[str, bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
             env.filters["change"] = _change
 
     def has(self, name: str) -> bool:
-        try:
-            self.text_env.get_template(name)
-            return True
-        except jinja2.TemplateNotFound:
-            return False
+        if name not in self._has:   # asked three times a report; a missing one raised each time
+            try:
+                self.text_env.get_template(name)
+                self._has[name] = True
+            except jinja2.TemplateNotFound:
+                self._has[name] = False
+        return self._has[name]
 
     def mail(self, kind: str, lang: str, **ctx: Any) -> tuple[str, str]:
         """(subject, text body) of one of the referee's own mails."""
