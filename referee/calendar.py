@@ -79,6 +79,28 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     event.add("transp", "TRANSPARENT")    # a deadline takes no time in anyone's day
     cal.add_component(event)
     # the zone's rules around the deadline only: the whole history would be kilobytes per mail
-    cal.add_missing_timezones(first_date=(start - timedelta(days=400)).date(),
-                              last_date=(start + timedelta(days=400)).date())
-    return cal.to_ical().decode("utf-8")
+    window = (zone, (start - timedelta(days=400)).date(), (start + timedelta(days=400)).date())
+    zone_part = _ZONE_PARTS.get(window)
+    if zone_part is not None:
+        return cal.to_ical().decode("utf-8").replace("BEGIN:VEVENT\r\n", zone_part + "BEGIN:VEVENT\r\n", 1)
+    bare = cal.to_ical().decode("utf-8")
+    cal.add_missing_timezones(first_date=window[1], last_date=window[2])
+    whole = cal.to_ical().decode("utf-8")
+    _remember_zone_part(window, bare, whole)
+    return whole
+
+
+# The VTIMEZONE of a zone and window, as text: writing it out is most of a calendar's cost, and
+# the reports of a close all name the same few.  Kept only if the calendar without it, with it
+# put back before the event, is the same text as the calendar icalendar writes whole.
+_ZONE_PARTS: dict[tuple, str] = {}
+
+
+def _remember_zone_part(window: tuple, bare: str, whole: str) -> None:
+    start, end = whole.find("BEGIN:VTIMEZONE\r\n"), whole.rfind("END:VTIMEZONE\r\n")
+    part = whole[start:end + len("END:VTIMEZONE\r\n")] if start >= 0 and end >= 0 else ""   # UTC needs none
+    if bare.replace("BEGIN:VEVENT\r\n", part + "BEGIN:VEVENT\r\n", 1) != whole:
+        return
+    if len(_ZONE_PARTS) >= 64:
+        _ZONE_PARTS.clear()
+    _ZONE_PARTS[window] = part

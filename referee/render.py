@@ -7,9 +7,7 @@ Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import pickle
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +17,8 @@ import css_inline
 import jinja2
 import jinja2.meta
 from markupsafe import escape
+
+from referee.render_shared import SharedExtension
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -79,27 +79,30 @@ class Renderer:
     def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
-        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
-                      keep_trailing_newline=True, trim_blocks=False)
+        # auto_reload off: the templates ship with the package, and a check of every template's file
+        # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
+        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined, auto_reload=False,
+                      keep_trailing_newline=True, trim_blocks=False, extensions=[SharedExtension])
         self.text_env = _Environment(autoescape=False, **common)
         self.html_env = _Environment(autoescape=True, **common)
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                            **{k: v for k, v in common.items() if k != "trim_blocks"})
         self._uses: dict[tuple[str, str], bool] = {}
+        self._has: dict[str, bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
             env.filters["change"] = _change
-            env.globals["shared"] = self._shared
-        self._parts: dict[tuple, str] = {}
 
     def has(self, name: str) -> bool:
-        try:
-            self.text_env.get_template(name)
-            return True
-        except jinja2.TemplateNotFound:
-            return False
+        if name not in self._has:   # asked three times a report; a missing one raised each time
+            try:
+                self.text_env.get_template(name)
+                self._has[name] = True
+            except jinja2.TemplateNotFound:
+                self._has[name] = False
+        return self._has[name]
 
     def mail(self, kind: str, lang: str, **ctx: Any) -> tuple[str, str]:
         """(subject, text body) of one of the referee's own mails."""
@@ -112,29 +115,10 @@ class Renderer:
             raise ValueError(f"{name} must start with a 'Subject:' line")
         return head[len("Subject:"):].strip(), body.lstrip("\n")
 
-    @jinja2.pass_context
-    def _shared(self, context, name: str, public: Any) -> str:
-        """``name`` rendered with the calling template's context, once for all the
-        readers of a turn: a part of a report that reads nothing of its reader
-        (only ``public``, the match, the turn, the players, the outcome, the
-        missing, the next turn and the language's labels and macros).  86-92% of a report is the same for every reader."""
-        # everything of the report's context but what differs between readers (viewer, view, log, order_form),
-        # pickled: a snapshot strict in types (1, 1.0 and True differ), 6x faster than its sorted JSON
-        values = [context.name, public] + [context.get(k) for k in ("match", "turn", "players", "outcome", "missing",
-                                                                    "next")]
-        try:
-            seen = pickle.dumps(values, 5)
-        except Exception:   # a value pickle cannot take: its text stands for it
-            seen = repr(values).encode()
-        key = (name, hashlib.sha256(seen).digest())
-        part = self._parts.get(key)
-        if part is None:
-            template = context.environment.get_template(name)
-            part = jinja2.utils.concat(template.root_render_func(template.new_context(context.get_all(), shared=True)))
-            if len(self._parts) > 64:
-                self._parts.clear()
-            self._parts[key] = part
-        return jinja2.utils.markupsafe.Markup(part) if context.eval_ctx.autoescape else part
+    def clear_shared(self) -> None:
+        """Forget the shared parts rendered so far (a bench's cold start)."""
+        for env in (self.text_env, self.html_env, self.mail_env):
+            env.shared_parts.clear()
 
     def uses(self, name: str, variable: str) -> bool:
         """Whether template ``name`` refers to ``variable`` at all (read from its source once)."""

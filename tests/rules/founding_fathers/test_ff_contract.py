@@ -8,6 +8,7 @@ import pytest
 from ffkit import board, put_delegation
 
 from referee.contract import GM, GameRules, Rng, derive_seed, state_hash
+from referee.render_shared import SharedExtension
 from referee_games.founding_fathers import RULES, random_orders
 from referee_games.founding_fathers.edition import DEFAULT
 
@@ -130,7 +131,8 @@ def test_custom_edition_from_options_and_schema_errors():
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_report_renders_with_strict_undefined(lang):
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             extensions=[SharedExtension])
     tpl = env.get_template(f"founding_fathers/report.{lang}.txt.j2")
     renders = []
 

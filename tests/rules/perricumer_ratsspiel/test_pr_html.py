@@ -165,7 +165,7 @@ def test_the_public_part_is_rendered_once_per_turn_and_each_reader_sees_their_ow
     renderer = Renderer()
     turn, state, result = SNAPSHOTS[-1]
     bodies = {v: render_with(renderer, context(state, result, v, "de", turn), "de") for v in SEATS}
-    assert len(renderer._parts) == 1   # one public part for all the players of the turn
+    assert len(renderer.html_env.shared_parts) == 1   # one public part for all the players of the turn
     for seat, body in bodies.items():
         mailed = inline_styles(body)
         for other in SEATS:

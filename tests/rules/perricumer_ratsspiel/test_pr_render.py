@@ -5,6 +5,7 @@ import jinja2
 from pr_helpers import consensus_state, play
 
 from referee.contract import GM, Rng
+from referee.render_shared import SharedExtension
 from referee_games.perricumer_ratsspiel import RULES
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"
@@ -12,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 def _render(state, log, viewer, lang, outcome=None):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), undefined=jinja2.StrictUndefined,
-                             keep_trailing_newline=True)
+                             keep_trailing_newline=True, extensions=[SharedExtension])
     tpl = env.get_template(f"perricumer_ratsspiel/report.{lang}.txt.j2")
     return tpl.render(
         match={"id": "m", "title": "Ratsspiel-Test", "game": RULES.name, "lang": lang, "timezone": "Europe/Berlin"},

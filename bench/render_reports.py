@@ -1,0 +1,131 @@
+"""Rendering the reports of a close, alone: this tree's renderer against a baseline's, same run.
+
+Not a test: prints figures.  Builds ``--n`` matches of close_many's league mix
+(Founding Fathers and Perricumer Ratsspiel), closes them in one ``tick`` while
+recording every call the close makes to the renderer (``game_report`` and
+``report``, with their contexts), then replays those calls on
+
+* the baseline: ``referee/render.py`` and ``templates/`` of git revision
+  ``--base`` (default: the branch's fork point, 0d267fa1), loaded beside this tree's;
+* this tree's renderer,
+
+``--rounds`` times each, alternating, each round with cold shared-part caches
+(one round is one close's rendering).  Every output of both must be the same
+string, else the bench stops.  Printed: CPU seconds (best round) of each, the
+ratio baseline / this tree, and the load average.
+
+    python bench/render_reports.py [--n 20] [--rounds 3] [--base REV]
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib.util
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import close_many  # noqa: E402
+
+from referee import pictures  # noqa: E402
+from referee.render import Renderer  # noqa: E402
+
+
+def baseline_renderer(rev: str, folder: Path):
+    """The Renderer class of ``rev`` over that revision's templates (put first in its search path)."""
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "referee/render.py", "templates"],
+                         check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(folder, filter="data")
+    spec = importlib.util.spec_from_file_location("render_baseline", folder / "referee" / "render.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Renderer(extra_dirs=[folder / "templates"])
+
+
+def record(n: int, turns: int, root: Path) -> list[tuple]:
+    """The renderer calls of one close of ``n`` matches: ("game", args) and ("report", args)."""
+    workers, pictures.WORKERS = pictures.WORKERS, 0
+    ref, _ = close_many.build(root, n, turns)
+    calls: list[tuple] = []
+    r = ref.renderer
+    game_report, report = r.game_report, r.report
+
+    def rec_game(game, languages, lang, ctx):
+        calls.append(("game", copy.deepcopy((game, tuple(languages), lang, ctx))))
+        out = game_report(game, languages, lang, ctx)
+        calls[-1] += (out, r.last_game_template)
+        return out
+
+    def rec_report(lang, ctx, body_text, body_html, game_template=None):
+        calls.append(("report", copy.deepcopy((lang, ctx, body_text, body_html, game_template))))
+        out = report(lang, ctx, body_text, body_html, game_template=game_template)
+        calls[-1] += (out,)
+        return out
+
+    r.game_report, r.report = rec_game, rec_report
+    ref.tick()
+    pictures.WORKERS = workers
+    pictures.shutdown()
+    return calls
+
+
+def replay(renderer, calls: list[tuple]) -> tuple[float, list]:
+    clear = getattr(renderer, "clear_shared", None) or renderer._parts.clear
+    clear()
+    outs = []
+    t = time.process_time()
+    for kind, args, *_ in calls:
+        if kind == "game":
+            game, languages, lang, ctx = args
+            outs.append(renderer.game_report(game, languages, lang, ctx))
+        else:
+            lang, ctx, body_text, body_html, game_template = args
+            outs.append(renderer.report(lang, ctx, body_text, body_html, game_template=game_template))
+    return time.process_time() - t, outs
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--n", type=int, default=20)
+    p.add_argument("--turns", type=int, default=2)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--base", default="0d267fa1")
+    p.add_argument("--profile", help="write a cProfile of one replay on this tree's renderer")
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        calls = record(a.n, a.turns, Path(tmp) / "close")
+        base = baseline_renderer(a.base, Path(tmp) / "base")
+        mine = Renderer()
+        for r in (base, mine):   # templates compiled before anything is timed
+            replay(r, calls)
+        best = {"base": float("inf"), "mine": float("inf")}
+        for _ in range(a.rounds):
+            for name, r in (("base", base), ("mine", mine)):
+                s, outs = replay(r, calls)
+                best[name] = min(best[name], s)
+                for (kind, args, recorded, *_), out in zip(calls, outs):
+                    if out != recorded:
+                        raise SystemExit(f"{name}: a {kind} render differs from the close's ({args[0]})")
+        if a.profile:
+            import cProfile
+            prof = cProfile.Profile()
+            prof.enable()
+            replay(mine, calls)
+            prof.disable()
+            prof.dump_stats(a.profile)
+    reports = sum(1 for c in calls if c[0] == "report")
+    print(f"render_reports: N={a.n} matches, {reports} reports; baseline {a.base} {best['base']:.2f} s CPU, "
+          f"this tree {best['mine']:.2f} s CPU; ratio {best['base'] / best['mine']:.2f}x "
+          f"(best of {a.rounds}, outputs identical); load {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

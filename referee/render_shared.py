@@ -1,0 +1,164 @@
+"""``{% shared name=expr, ... %}…{% endshared %}``: a part of a report every reader shares,
+rendered once and reused.
+
+The body is compiled as a template of its own whose context holds ONLY the
+named values (and the environment's globals): its output can depend on nothing
+else, so equal values give equal text, by construction.  A body that names a
+variable it was not given is refused when the template loads; what the body
+imports or includes sees the same narrow context, and reading anything else
+there fails on render (the environments are strict about undefined names).
+
+The text is cached by (the compiled body, a digest of the values).  The digest
+is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
+bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
+True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
+the body every time, which is slower but the same text.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import itertools
+import pickle
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from jinja2 import nodes
+from jinja2.exceptions import TemplateSyntaxError
+from jinja2.ext import Extension
+from jinja2.meta import find_undeclared_variables
+
+MAX_DIGEST_BYTES = 1 << 20          # a larger set of values is rendered, not digested
+_tokens = itertools.count(1)        # one per compiled body: a reloaded template's body is a new one
+
+
+class NotDigestible(Exception):
+    pass
+
+
+class _Capped(io.RawIOBase):
+    """A sink that hashes what is written and gives up past ``cap`` bytes
+    (the pickler writes in frames of ~64 KB, so a huge value stops early)."""
+
+    def __init__(self, cap: int) -> None:
+        self.left, self.hash = cap, hashlib.sha256()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        self.left -= len(b)
+        if self.left < 0:
+            raise NotDigestible("too large")
+        self.hash.update(b)
+        return len(b)
+
+
+class _PlainPickler(pickle.Pickler):
+    # called for everything but None, bools and exact ints, floats, str, bytes, lists, tuples, dicts, sets:
+    # a subclass or an object may render as something its pickle does not show
+    def reducer_override(self, obj):
+        raise NotDigestible(type(obj).__name__)
+
+
+def digest(values: dict, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
+    """SHA-256 of plain ``values``, or None if they are not plain data or larger than ``cap``."""
+    sink = _Capped(cap)
+    try:
+        _PlainPickler(sink, protocol=5).dump(values)
+    except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
+        return None
+    return sink.hash.digest()
+
+
+class PartCache:
+    """A bounded LRU of rendered parts: at most ``entries`` parts and ``chars`` characters."""
+
+    def __init__(self, entries: int = 512, chars: int = 32 << 20) -> None:
+        self.max_entries, self.max_chars = entries, chars
+        self._parts: OrderedDict[tuple, str] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def get(self, key: tuple) -> str | None:
+        with self._lock:
+            part = self._parts.get(key)
+            if part is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._parts.move_to_end(key)
+            return part
+
+    def put(self, key: tuple, part: str) -> None:
+        if len(part) > self.max_chars:
+            return
+        with self._lock:
+            old = self._parts.pop(key, None)
+            if old is not None:
+                self._chars -= len(old)
+            self._parts[key] = part
+            self._chars += len(part)
+            while len(self._parts) > self.max_entries or self._chars > self.max_chars:
+                self._chars -= len(self._parts.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+            self._chars = 0
+
+
+class SharedExtension(Extension):
+    """The ``shared`` tag; the environment's ``shared_parts`` (a PartCache) holds the texts."""
+
+    tags = {"shared"}
+
+    def __init__(self, environment) -> None:
+        super().__init__(environment)
+        environment.extend(shared_parts=PartCache())
+        self._bodies: dict[int, Any] = {}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        names: list[str] = []
+        pairs = []
+        while parser.stream.current.type != "block_end":
+            if names:
+                parser.stream.expect("comma")
+            target = parser.stream.expect("name")
+            if target.value in names:
+                parser.fail(f"shared: {target.value!r} named twice", target.lineno)
+            value = parser.parse_expression() if parser.stream.skip_if("assign") \
+                else nodes.Name(target.value, "load", lineno=target.lineno)
+            names.append(target.value)
+            pairs.append(nodes.Pair(nodes.Const(target.value), value, lineno=target.lineno))
+        body = parser.parse_statements(("name:endshared",), drop_needle=True)
+        tree = nodes.Template(body, lineno=lineno).set_environment(self.environment)
+        unknown = find_undeclared_variables(tree) - set(names) - set(self.environment.globals)
+        if unknown:
+            raise TemplateSyntaxError(f"a shared part reads {', '.join(sorted(unknown))}, which it is not given "
+                                      f"(it sees only {', '.join(names) or 'nothing'})",
+                                      lineno, parser.name, parser.filename)
+        env = self.environment
+        code = env.compile(tree, parser.name, parser.filename)
+        token = next(_tokens)
+        self._bodies[token] = env.template_class.from_code(env, code, env.make_globals(None), None)
+        call = self.call_method("_render", [nodes.Const(token), nodes.Dict(pairs, lineno=lineno)], lineno=lineno)
+        return nodes.Output([nodes.MarkSafeIfAutoescape(call, lineno=lineno)], lineno=lineno)
+
+    def _render(self, token: int, values: dict) -> str:
+        body = self._bodies[token]
+        key = digest(values)
+        if key is None:
+            return body.render(values)
+        cache: PartCache = self.environment.shared_parts
+        part = cache.get((token, key))
+        if part is None:
+            part = body.render(values)
+            cache.put((token, key), part)
+        return part
