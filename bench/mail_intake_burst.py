@@ -27,6 +27,7 @@ import argparse
 import contextlib
 import cProfile
 import email
+import os
 import re
 import smtplib
 import statistics
@@ -235,7 +236,7 @@ def idle_latency(rounds: int) -> list[float]:
 def report_burst(r: dict, where: str) -> None:
     without = r["full_s"] - r["smtp_s"]
     front = "its own process" if where == "process" else "this process (shares CPU and GIL)"
-    print(f"burst, SMTP front in {front}: {r['mails']} order mails, outcomes {r['outcomes']}, "
+    print(f"burst, SMTP front in {front} (load average now {os.getloadavg()[0]:.1f}): {r['mails']} order mails, outcomes {r['outcomes']}, "
           f"{r['confirmations_sent']} confirmations sent, {r['players_with_orders']} players with orders stored")
     print(f"  baseline (bulk FETCH + email parse + C YAML load): {r['baseline_s']:.2f} s "
           f"= {r['baseline_n'] / r['baseline_s']:.0f} mails/s")
