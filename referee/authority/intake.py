@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 
-from referee.authority import crash, keys
+from referee.authority import crash, key_upgrade, keys
 from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
 from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
 from referee.authority.senders import Senders
@@ -129,10 +129,13 @@ class Intake:
             if not self.replies.known(mail.sender):   # whether a match exists is no stranger's business
                 return self.replies.refuse_stranger(mail, "match.unknown")
             return self.replies.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
-        if self.commands.joining.takes(match, env):   # issue 18: joining, and a match not started yet
+        if self.commands.joining.takes(match, env, turn):   # issue 18: joining, and a match not started yet
             return self.commands.joining.handle(mail, match, env, doc)
         if env.player in GM_IDS:
-            if keys.verify(env.key, match["gm_key_hash"]):
+            right, fresh = keys.check(env.key, match["gm_key_hash"])
+            if fresh:
+                key_upgrade.gm(self.store, match["id"], fresh)
+            if right:
                 refused = self.senders.check(mail, match, None, lang, doc)
                 if refused is not None:
                     return refused
@@ -152,7 +155,10 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "key.placeholder", mid)
             return self.replies.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()},
                                                                *_at(doc, "key"))])
-        if not keys.verify(env.key, player["key_hash"]):
+        right, fresh = keys.check(env.key, player["key_hash"])
+        if fresh:
+            key_upgrade.seat(self.store, match["id"], player["id"], fresh)
+        if not right:
             self.replies.tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
             if not member:
                 return self.replies.refuse_stranger(mail, "key.wrong", mid)

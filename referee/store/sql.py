@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from referee import fastjson
+from referee.store import spec_cache
 
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
@@ -35,7 +36,9 @@ def _row(row) -> dict | None:
     out = {}
     for k in row.keys():
         v = row[k]
-        if k in _JSON and isinstance(v, str):
+        if k == "spec":
+            v = spec_cache.decode(v)   # a match's spec: decoded once per distinct text
+        elif k in _JSON and isinstance(v, str):
             v = json.loads(v)
         out[k] = v
     return out
