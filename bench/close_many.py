@@ -171,7 +171,7 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
-def one(n: int, source: Path, workers: int, profile: str | None) -> dict:
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True) -> dict:
     from referee.close_pool import ClosePool, Recipe
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,7 +211,7 @@ def one(n: int, source: Path, workers: int, profile: str | None) -> dict:
                        for f in ("ru_utime", "ru_stime")) - children_before
         queued = len(ref.store.outbox())
         t, c = time.perf_counter(), time.process_time()   # not part of the close: the outbox sends later
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
         send_s, send_cpu = time.perf_counter() - t, time.process_time() - c
         before_pictures = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
         pictures.shutdown()   # the picture workers' CPU counts once they are gone
@@ -247,6 +247,7 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[0],
                    help="close worker processes per variant (0: the close in this process, the baseline)")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
+    p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
     p.add_argument("--folder", help=argparse.SUPPRESS)
@@ -256,14 +257,14 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send)))
         return
     first: dict[int, dict] = {}
     for n in a.n:
         with tempfile.TemporaryDirectory() as folder:
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w)]
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w)] + (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
                 r = child(*cmd)

@@ -123,8 +123,10 @@ def _pid() -> int:
     return os.getpid()
 
 
-def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
-    """Close one due turn: ("closed" | "failed" | "passed", the pictures it drew)."""
+def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
+    """Close one due turn: ("closed" | "failed" | "passed", the pictures it drew as (SVG, PNG)).
+    The PNGs are made here, after the close's transaction, on this worker's core: the parent's
+    sending would otherwise wait for them."""
     ref, clock, mail_first, drawn = (_worker[k] for k in ("ref", "clock", "mail_first", "drawn"))
     clock.at = at
     drawn.clear()
@@ -143,7 +145,7 @@ def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[s
     if closed is None:
         return "passed", []
     ref.store.clear_fault("close", item)
-    return "closed", list(drawn)
+    return "closed", [(svg, pictures.png_of(svg)) for svg in dict.fromkeys(drawn)]
 
 
 # -- in the parent ----------------------------------------------------------------------------
@@ -222,8 +224,8 @@ class ClosePool:
                 except Exception as e:   # the store is locked or gone (not the match's fault): tried again
                     trouble = trouble or e
                     continue
-                if drawn:
-                    pictures.prerender(drawn)   # PNGs made beside the sending, as for a close in this process
+                for svg, png in drawn:
+                    pictures.keep(svg, png)   # ready for the sending
                 if outcome == "closed":
                     closed.append((match_id, number))
                 elif outcome == "failed":

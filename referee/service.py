@@ -122,7 +122,9 @@ class Service:
         """(sent, whether some is left) after sending for at most ``budget`` seconds."""
         sent, start = 0, time.monotonic()
         if budget is not None:
-            batch = 50 if budget >= WORK_SLICE else 10   # small batches: the budget is looked at between them
+            # small batches: the budget is looked at between them (a report may wait for its picture's PNG,
+            # so between the reads of a mailbox with closes apart: one message at a time)
+            batch = 50 if budget >= WORK_SLICE else 1 if budget <= SEND_SLICE else 10
         while True:
             done = self.referee.send_pending(self.sink, limit=batch)
             sent += done.sent
@@ -208,7 +210,7 @@ class Service:
             # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
             store._lock = ref.store._lock
         return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
-                       clock=ref.now, settings=ref.settings)
+                       clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings)
 
     def _close_pool(self, closer):
         """The close workers, built like ``closer`` (None where they cannot be: the thread closes)."""
@@ -222,6 +224,10 @@ class Service:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
         if self._pool is not None:   # the workers let mail go first themselves
             try:
+                try:
+                    self._pool.warm()   # started now, not at the first deadline (a spawned worker takes seconds)
+                except Exception:   # the tick starts them anew and says why
+                    log.exception("starting the close workers failed")
                 self._closing(closer, stop)
             finally:
                 closer.store.close()
