@@ -218,7 +218,9 @@ class ClosePool:
                 match_id, number = futures[future]
                 try:
                     outcome, drawn = future.result()
-                except (BrokenProcessPool, CancelledError):
+                except CancelledError:   # the service stops: due again at its next start
+                    continue
+                except BrokenProcessPool:
                     lost += 1
                     continue
                 except Exception as e:   # the store is locked or gone (not the match's fault): tried again
