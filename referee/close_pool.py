@@ -32,6 +32,7 @@ from datetime import datetime
 from referee import pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
+from referee.store import is_postgres
 
 log = logging.getLogger("referee.close_pool")
 MAX_WORKERS = 64
@@ -80,10 +81,33 @@ class _Clock:
         return self.at or utcnow()
 
 
+class _Courteous:
+    """The write lock of a worker's SQLite connection: one the workers share, so that they
+    queue for the store's one writer here (woken at once, not SQLite's polling) and a waiting
+    worker lets a mail being handled (``mail_first``) go before its transaction."""
+
+    def __init__(self, lock, mail_first) -> None:
+        self.lock, self.mail_first, self.depth = lock, mail_first, 0
+
+    def __enter__(self) -> None:
+        until = time.monotonic() + MAIL_FIRST_WAIT
+        while True:
+            self.lock.acquire()
+            if self.depth or self.mail_first is None or not self.mail_first.is_set() or time.monotonic() > until:
+                break
+            self.lock.release()   # the mail first: its transaction waits for SQLite's lock, not for this one
+            time.sleep(0.01)
+        self.depth += 1
+
+    def __exit__(self, *exc) -> None:
+        self.depth -= 1
+        self.lock.release()
+
+
 _worker: dict = {}
 
 
-def _start(recipe: Recipe, mail_first) -> None:
+def _start(recipe: Recipe, mail_first, write_lock=None) -> None:
     """A worker's initializer: its own store connection and ``Referee``."""
     from referee.authority import Referee
     from referee.render import Renderer
@@ -93,7 +117,10 @@ def _start(recipe: Recipe, mail_first) -> None:
     for rules in recipe.games:
         registry.register(rules)
     clock = _Clock()
-    ref = Referee(open_store(recipe.store), recipe.archive, renderer=Renderer(recipe.template_dirs),
+    store = open_store(recipe.store)
+    if write_lock is not None and hasattr(store, "_lock"):   # SQLite: one writer at a time anyway
+        store._lock = _Courteous(write_lock, mail_first)
+    ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
     _compile_templates(ref.renderer)
@@ -165,9 +192,17 @@ class ClosePool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
+            # a new lock with every new set of workers: a worker killed holding one never lets it go
+            lock = None if is_postgres(self.recipe.store) else self._context.RLock()
             self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start,
-                                                 initargs=(self.recipe, self.mail_first))
+                                                 initargs=(self.recipe, self.mail_first, lock))
         return self._executor
+
+    def start(self) -> None:
+        """Have every worker started, without waiting for them (the first closes queue behind)."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_pid)
 
     def warm(self) -> None:
         """Start every worker now (a spawned interpreter takes a second or two to come up)."""

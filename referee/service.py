@@ -225,7 +225,7 @@ class Service:
         if self._pool is not None:   # the workers let mail go first themselves
             try:
                 try:
-                    self._pool.warm()   # started now, not at the first deadline (a spawned worker takes seconds)
+                    self._pool.start()   # started now, not at the first deadline (a spawned worker takes seconds)
                 except Exception:   # the tick starts them anew and says why
                     log.exception("starting the close workers failed")
                 self._closing(closer, stop)
