@@ -61,7 +61,7 @@ class Recipe:
     def of(cls, ref) -> Recipe | None:
         """The recipe of ``ref``; None where a second connection would see another store (``:memory:``)."""
         location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
-        if not location or location == ":memory:":
+        if not location or ":memory:" in (location, getattr(ref.store, "path", None)):
             return None
         trust = dataclasses.replace(ref.settings.trust, txt=None)   # a test's DNS stub need not pickle; closes use none
         settings = dataclasses.replace(ref.settings, trust=trust, auto_backup=None)   # the parent snapshots

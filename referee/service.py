@@ -198,7 +198,7 @@ class Service:
         from referee.store import open_store
         ref = self.referee
         location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
-        if location is None or location == ":memory:":   # a second connection would see another database
+        if location is None or ":memory:" in (location, getattr(ref.store, "path", None)):   # a second connection would see another database
             return None
         try:
             store = open_store(location)
