@@ -294,8 +294,18 @@ class ClosePool:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def shutdown(self) -> None:
-        """Stop the workers, after the closes under way (each is one short transaction)."""
+    def shutdown(self, grace: float = 5.0) -> None:
+        """Stop the workers: a close under way gets ``grace`` seconds to end, a worker still
+        starting none (a close cut short is one transaction never committed: due at the next start)."""
         pool, self._executor = self._executor, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list((pool._processes or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        end = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, end - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
