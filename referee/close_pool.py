@@ -294,9 +294,10 @@ class ClosePool:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def shutdown(self, grace: float = 5.0) -> None:
-        """Stop the workers: a close under way gets ``grace`` seconds to end, a worker still
-        starting none (a close cut short is one transaction never committed: due at the next start)."""
+    def shutdown(self, grace: float = 1.0) -> None:
+        """Stop the workers, ``grace`` seconds for them to end (the tick that used them has returned:
+        no close is under way; a worker still starting is ended; a close cut short would be one
+        transaction never committed, due at the next start)."""
         pool, self._executor = self._executor, None
         if pool is None:
             return
