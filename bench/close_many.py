@@ -19,7 +19,14 @@ process of its own (so peak memory is that N's alone):
   archive's bytes per match-turn.  The ratio is of CPU seconds (this machine is shared);
   the wall time of the tick is printed beside it.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--profile FILE]
+The matches are built once per N; each variant (``--workers``: 0 closes in
+this process, P > 0 in P close worker processes, ``referee/close_pool.py``)
+closes a copy of them, in a child process of its own.  CPU is counted in every
+process: the tick's parent and its close workers (read from /proc while they
+live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
+ends); the picture workers' separately.
+
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--profile FILE]
 """
 from __future__ import annotations
 
@@ -27,6 +34,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -139,41 +147,86 @@ def db_size(root: Path) -> int:
     return sum(f.stat().st_size for f in root.glob("referee.sqlite*"))
 
 
-def one(n: int, turns: int, profile: str | None) -> dict:
+def built(n: int, turns: int, folder: Path) -> None:
+    """Build the N matches once into ``folder`` (store, archive, the clock's time): every variant copies it."""
+    workers, pictures.WORKERS = pictures.WORKERS, 0   # the build's pictures are never sent: none rendered
+    t = time.perf_counter()
+    ref, clock = build(folder, n, turns)
+    pictures.WORKERS = workers
+    ref.store.checkpoint()
+    ref.store.close()
+    (folder / "clock.json").write_text(json.dumps({"now": clock.now.isoformat(), "build_s": time.perf_counter() - t}))
+
+
+def cpu_of(pids: list[int]) -> float:
+    """User + system CPU seconds of live processes (from /proc: RUSAGE_CHILDREN counts only those ended)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / tick
+
+
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True) -> dict:
+    from referee.close_pool import ClosePool, Recipe
+
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        t = time.perf_counter()
-        workers, pictures.WORKERS = pictures.WORKERS, 0   # the build's pictures are never sent: none rendered
-        ref, clock = build(root, n, turns)
-        pictures.WORKERS = workers
-        build_s = time.perf_counter() - t
+        shutil.copytree(source, root, dirs_exist_ok=True)
+        saved = json.loads((root / "clock.json").read_text())
+        clock = Clock()
+        clock.now = datetime.fromisoformat(saved["now"])
+        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
+                      settings=Settings(address="referee@league.test"))
         games_s = games_own_work(ref, n)
-        ref.store.checkpoint()
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
+        pool = ClosePool(Recipe.of(ref), workers) if workers else None
+        if pool is not None:
+            pool.warm()   # the workers' start-up is not the close's
+        pids = pool.pids() if pool is not None else []
+        workers_before = cpu_of(pids)
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         if profile:
             import cProfile
             prof = cProfile.Profile()
             prof.enable()
+        load = os.getloadavg()
         t, c = time.perf_counter(), time.process_time()
-        report = ref.tick()
+        report = ref.tick(pool=pool)
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
+        close_workers_cpu = cpu_of(pids) - workers_before
         if profile:
             prof.disable()
             prof.dump_stats(profile)
+        children_before = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
+        if pool is not None:
+            pool.shutdown()
+        # the close workers' whole lives (start-up included), now that they are gone
+        pool_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
+                       for f in ("ru_utime", "ru_stime")) - children_before
         queued = len(ref.store.outbox())
         t, c = time.perf_counter(), time.process_time()   # not part of the close: the outbox sends later
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
         send_s, send_cpu = time.perf_counter() - t, time.process_time() - c
+        before_pictures = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
         pictures.shutdown()   # the picture workers' CPU counts once they are gone
-        workers_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
+        pictures_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
+                           for f in ("ru_utime", "ru_stime")) - before_pictures
         ref.store.checkpoint()
         db_after = db_size(root)
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
-        return {"n": n, "closed": len(report.closed), "failed": len(report.failed), "queued": queued, "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "workers_cpu": workers_cpu,
-                "build_s": build_s, "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+        outbox_rows = ref.store._db.execute("SELECT COUNT(*), COUNT(DISTINCT dedupe) FROM outbox").fetchone()
+        return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
+                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
+                "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
+                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+                "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
                 "db_bytes": db_after, "db_per_match_turn": db_after / max(resolved, 1),
@@ -181,37 +234,61 @@ def one(n: int, turns: int, profile: str | None) -> dict:
                 "archive_close_per_match": (arch_after - arch_before) / n}
 
 
+def child(*args: str) -> dict:
+    cmd = [sys.executable, __file__, *args]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=dict(os.environ)).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--n", type=int, nargs="+", default=[10, 100, 1000])
     p.add_argument("--turns", type=int, default=2)
+    p.add_argument("--workers", type=int, nargs="+", default=[0],
+                   help="close worker processes per variant (0: the close in this process, the baseline)")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
+    p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
+    p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
+    p.add_argument("--folder", help=argparse.SUPPRESS)
     a = p.parse_args()
-    if a.one:
-        print(json.dumps(one(a.one, a.turns, a.profile)))
+    if a.build:
+        built(a.build, a.turns, Path(a.folder))
+        print(json.dumps({}))
         return
-    rows = []
+    if a.one:
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send)))
+        return
+    first: dict[int, dict] = {}
     for n in a.n:
-        cmd = [sys.executable, __file__, "--one", str(n), "--turns", str(a.turns)]
-        if a.profile:
-            cmd += ["--profile", f"{a.profile}.{n}"]
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=dict(os.environ)).stdout
-        r = json.loads(out.strip().splitlines()[-1])
-        rows.append(r)
-        print(f"N={n:5d}: tick {r['tick_s']:7.2f} s wall, {r['tick_cpu']:7.2f} s CPU, {1000 * r['tick_s'] / n:6.1f} ms/match; "
-              f"games' own work {r['games_s']:6.2f} s CPU, ratio {r['tick_cpu'] / r['games_s']:.2f} CPU "
-              f"(target <= 2.5); closed {r['closed']}, "
-              f"failed {r['failed']}, queued {r['queued']}, sent {r['sent']} into a Maildir in {r['send_s']:.1f} s wall, "
-              f"{r['send_cpu']:.1f} s CPU (+{r['workers_cpu']:.1f} s CPU in picture workers); peak RSS {r['peak_rss_mb']:.0f} MB "
-              f"(before tick {r['rss_before_mb']:.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, "
-              f"close adds {r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and "
-              f"{r['archive_close_per_match'] / 1024:.0f} KB/match to the archive; build {r['build_s']:.0f} s",
-              flush=True)
-    if len(rows) > 1:
-        a0, a1 = rows[0], rows[-1]
-        print(f"linearity: per match at N={a1['n']} is {a1['tick_s'] / a1['n'] / (a0['tick_s'] / a0['n']):.2f}x "
-              f"that at N={a0['n']}")
+        with tempfile.TemporaryDirectory() as folder:
+            child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
+            for w in a.workers:
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w)] + (["--skip-send"] if a.skip_send else [])
+                if a.profile:
+                    cmd += ["--profile", f"{a.profile}.{n}.{w}"]
+                r = child(*cmd)
+                first.setdefault(n, r)
+                base = first[n]
+                cpu = r["tick_cpu"] + r["close_workers_cpu"]
+                print(f"N={n:5d} workers={w}: tick {r['tick_s']:7.2f} s wall, CPU {r['tick_cpu']:6.2f} s parent + "
+                      f"{r['close_workers_cpu']:6.2f} s close workers (their whole lives, start-up included: "
+                      f"{r['pool_cpu']:.2f} s), {1000 * r['tick_s'] / n:6.1f} ms/match; games' own work "
+                      f"{r['games_s']:6.2f} s CPU; ratio {cpu / r['games_s']:.2f} CPU (all processes), "
+                      f"{r['tick_s'] / r['games_s']:.2f} wall (target <= 2.5); wall vs the first variant "
+                      f"{r['tick_s'] / base['tick_s']:.2f}x; closed {r['closed']}, failed {r['failed']}, more {r['more']}, "
+                      f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys, sent {r['sent']} into a Maildir in "
+                      f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture "
+                      f"workers); peak RSS {r['peak_rss_mb']:.0f} MB (before tick {r['rss_before_mb']:.0f}); "
+                      f"SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, close adds "
+                      f"{r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and "
+                      f"{r['archive_close_per_match'] / 1024:.0f} KB/match to the archive; build {r['build_s']:.0f} s; "
+                      f"load average at the tick {' '.join(f'{x:.2f}' for x in r['load'])}", flush=True)
+    if len(first) > 1:
+        ns = sorted(first)
+        a0, a1 = first[ns[0]], first[ns[-1]]
+        print(f"linearity (first variant): per match at N={a1['n']} is "
+              f"{a1['tick_s'] / a1['n'] / (a0['tick_s'] / a0['n']):.2f}x that at N={a0['n']}")
 
 
 if __name__ == "__main__":

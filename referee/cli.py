@@ -54,7 +54,8 @@ class Env:
 
         cfg = self.cfg
         return Service(open_referee(cfg), open_source(cfg), open_sink(cfg), address=cfg.address,
-                       poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg), close_apart=True)
+                       poll_interval=cfg.poll_interval, reopen_source=lambda: open_source(cfg), close_apart=True,
+                       close_workers=cfg.close_workers)
 
 
 pass_env = click.make_pass_decorator(Env)

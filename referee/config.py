@@ -114,6 +114,8 @@ class Config(_Strict):
     mail_in: MailIn = Field(default_factory=lambda: MailIn(maildir=Path("mail/in")))
     mail_out: MailOut = Field(default_factory=lambda: MailOut(maildir=Path("mail/out")))
     poll_interval: float = Field(60.0, ge=1, le=3600)
+    # worker processes that close turns (issue 8): None = one per core; 0 = a thread of the service closes them
+    close_workers: int | None = Field(None, ge=0, le=64, strict=True)
     # at least one: a limit of 0 would mean no limit at all
     rate_limit_per_hour: int = Field(30, ge=1, le=100_000)
     # GMs allowed to create matches by mail: their address -> their GM key
@@ -328,6 +330,10 @@ mail_out:
 
 # Seconds between mailbox polls when the server offers no IMAP IDLE.
 poll_interval: 60
+
+# Processes that close turns while the service reads mail (default: one per
+# core; 0: a thread of the service closes them, on one core).
+# close_workers: 2
 
 # At most this many mails per sender and hour get an answer.
 rate_limit_per_hour: 30

@@ -135,6 +135,16 @@ def prerender(svgs: Iterable[str]) -> int:
     return started
 
 
+def keep(svg: str, png: bytes | None) -> None:
+    """A PNG of ``svg`` rendered elsewhere (a close worker process), ready for ``cached_png``."""
+    done: Future = Future()
+    done.set_result(png)
+    with _lock:
+        _ready[_key(svg)] = done
+        while len(_ready) > KEEP:
+            _ready.popitem(last=False)[1].cancel()
+
+
 def cached_png(svg: str) -> bytes | None:
     """PNG of ``svg``: a worker's if it rendered it (or is at it), else rendered
     here and kept; every report of a close carries the same public picture, so

@@ -5,15 +5,21 @@ marked done at the source), close what is due, send the outbox.  Between
 cycles it waits on the source (IMAP IDLE wakes it at once) at most until the
 next deadline or the poll interval.
 
-``close_apart``: ``run`` closes turns in a thread of its own, on a connection
-of its own to the store (a second ``Referee``: all shared state is in the
-store), so a league whose deadlines fall together never holds up the answer to
-a mail; the loop then only reads mail and sends.  A close is one transaction
-either way, and the two connections take turns at the store's write lock.
+``close_apart``: ``run`` closes turns apart from the mail loop, so a league
+whose deadlines fall together never holds up the answer to a mail; the loop
+then only reads mail and sends.  A thread of its own, on a connection of its
+own to the store (a second ``Referee``: all shared state is in the store),
+decides what is due and reminds; the closes themselves run in ``close_workers``
+worker processes (``referee/close_pool.py``; default one per core), so they
+neither hold this process's interpreter lock nor its core.  ``close_workers=0``:
+the thread closes the turns itself.  A close is one transaction either way; a
+mail being handled goes first between two closes (``_mail_first``, shared with
+the workers).
 """
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import threading
 import time
 from dataclasses import dataclass, field
@@ -39,16 +45,19 @@ class CycleReport:
 
 class Service:
     def __init__(self, referee, source, sink, *, address: str, poll_interval: float = 60.0,
-                 reopen_source=None, close_apart: bool = False) -> None:
+                 reopen_source=None, close_apart: bool = False, close_workers: int | None = None) -> None:
         self.referee, self.source, self.sink = referee, source, sink
         self.address = address
         self.poll_interval = poll_interval
         self._reopen_source = reopen_source
         self.close_apart = close_apart
+        self.close_workers = close_workers   # None: one per core; 0: the closing thread closes itself
+        self._pool = None   # the close workers (referee.close_pool.ClosePool), started with the closing thread
         self._closer: threading.Thread | None = None
         self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
         self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
-        self._mail_first = threading.Event()    # set while the loop handles mail: the closing thread waits
+        # set while the loop handles mail: the closing thread and the close workers wait (a process-shared flag)
+        self._mail_first = multiprocessing.get_context("spawn").Event()
 
     def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
         """Handle every waiting mail and send the answers (``budget``: seconds of
@@ -113,7 +122,9 @@ class Service:
         """(sent, whether some is left) after sending for at most ``budget`` seconds."""
         sent, start = 0, time.monotonic()
         if budget is not None:
-            batch = 50 if budget >= WORK_SLICE else 10   # small batches: the budget is looked at between them
+            # small batches: the budget is looked at between them (a report may wait for its picture's PNG,
+            # so between the reads of a mailbox with closes apart: one message at a time)
+            batch = 50 if budget >= WORK_SLICE else 1 if budget <= SEND_SLICE else 10
         while True:
             done = self.referee.send_pending(self.sink, limit=batch)
             sent += done.sent
@@ -158,16 +169,22 @@ class Service:
                 stop.wait(pause)
         if self._closer is not None:
             self._wake_closer.set()
+            if self._pool is not None:
+                self._pool.cancel()   # closes not started wait for the next start; those under way finish
             self._closer.join(timeout=60)
+        if self._pool is not None:
+            self._pool.shutdown()
         self.source.close()
 
-    # -- closing in a thread of its own (close_apart) ----------------------------------------
+    # -- closing apart (close_apart): a thread deciding, worker processes closing ------------
     def _closing_apart(self, stop: threading.Event) -> bool:
         """Whether the closing thread runs (started here the first time, again if it died)."""
         if self._closer is None or not self._closer.is_alive():
             closer = self._second_referee()
             if closer is None:
                 return False
+            if self._pool is None and self.close_workers != 0:
+                self._pool = self._close_pool(closer)
             self._closer = threading.Thread(target=self._close_loop, args=(closer, stop), name="referee-closing",
                                             daemon=True)
             self._closer.start()
@@ -180,8 +197,8 @@ class Service:
         from referee.render import Renderer
         from referee.store import open_store
         ref = self.referee
-        location = getattr(ref.store, "path", None)
-        if location is None or location == ":memory:":   # a second connection would see another database
+        location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
+        if location is None or ":memory:" in (location, getattr(ref.store, "path", None)):   # a second connection would see another database
             return None
         try:
             store = open_store(location)
@@ -193,10 +210,28 @@ class Service:
             # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
             store._lock = ref.store._lock
         return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
-                       clock=ref.now, settings=ref.settings)
+                       clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings)
+
+    def _close_pool(self, closer):
+        """The close workers, built like ``closer`` (None where they cannot be: the thread closes)."""
+        from referee.close_pool import ClosePool, Recipe
+        recipe = Recipe.of(closer)
+        if recipe is None:
+            return None
+        return ClosePool(recipe, self.close_workers, mail_first=self._mail_first)
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
+        if self._pool is not None:   # the workers let mail go first themselves
+            try:
+                try:
+                    self._pool.start()   # started now, not at the first deadline (a spawned worker takes seconds)
+                except Exception:   # the tick starts them anew and says why
+                    log.exception("starting the close workers failed")
+                self._closing(closer, stop)
+            finally:
+                closer.store.close()
+            return
         close = closer.closing.close_turn
 
         def mail_first(match_id: str, number: int | None = None, forced: bool = False):
@@ -216,7 +251,8 @@ class Service:
         failures = 0
         while not stop.is_set():
             try:
-                ticked = closer.tick(WORK_SLICE)
+                # with workers the whole pass at once: this thread only waits for them
+                ticked = closer.tick(None, pool=self._pool) if self._pool is not None else closer.tick(WORK_SLICE)
                 failures = 0
                 if ticked.closed or ticked.reminded:
                     self._closed_some.set()

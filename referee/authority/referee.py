@@ -37,6 +37,7 @@ class Referee:
         self.renderer = renderer or Renderer()
         self.settings = settings or Settings()
         self.now = aware(clock)
+        self.wall_clock = clock is None   # a simulated clock (tests, the demo) is handed to close workers per close
         reader = intake or reader_module   # the parsing and checking of documents (a test may bring its own)
         store, archive, renderer, settings, now = self.store, self.archive, self.renderer, self.settings, self.now
         # built in the order of their dependencies: each part gets only what it uses
@@ -66,12 +67,18 @@ class Referee:
     def handle(self, mail):
         return self.intake.handle(mail)
 
-    def tick(self, budget: float | None = None):
+    def tick(self, budget: float | None = None, pool=None):
+        """Close what is due, remind who is late; ``pool``: a ``referee.close_pool.ClosePool``
+        whose worker processes do the closes (this process decides what is due)."""
         if self.closing._tick_cursor is None:   # a new pass over the matches
             self._pass += 1
             self.outages.check()
             self.close_guard.sweep()
-        return self.closing.tick(budget)
+        return self.closing.tick(budget) if pool is None else pool.tick(self, budget)
+
+    def closing_allowed(self, match_id: str) -> bool:
+        """Before a tick's close in a worker: the close guard's word, and the pass's snapshot."""
+        return self._before_close(match_id, False)
 
     def mail_read(self) -> None:
         """The service read the whole mailbox: the heartbeat outages are measured by."""

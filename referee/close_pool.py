@@ -1,0 +1,312 @@
+"""Closing a tick's due turns in worker processes, on every core.
+
+The parent decides what is due (``Closing.tick`` and its ``_tick_match``, as
+ever: reminders and the archive's repair stay there) but, instead of closing a
+due turn itself, notes it; then the worker processes close the noted turns in
+parallel, each with ``Closing.close_turn`` of a ``Referee`` of its own (its own
+store connection, built from the same ``Recipe``).  The store's claims make each
+close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write lock).
+
+Faults stay isolated: a close that raises is set aside in the worker's fault
+guard exactly as in the parent, and reported as failed; a worker that dies
+(SIGKILL, out of memory) breaks only this pass: the pool is started anew and
+the turns not closed are due again at the next tick (``more``), where they
+close once (nothing of a close is kept before its commit).
+
+Workers are spawned (never forked): a forked copy would share the parent's
+SQLite or PostgreSQL connection, its threads and the picture workers.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from datetime import datetime
+
+from referee import pictures, registry
+from referee.authority.base import Settings
+from referee.authority.closing import TickReport
+from referee.store import is_postgres
+
+log = logging.getLogger("referee.close_pool")
+MAX_WORKERS = 64
+MAIL_FIRST_WAIT = 5.0   # seconds a worker lets mail being handled go first, at most, before a close
+
+
+def default_workers() -> int:
+    """One close worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a worker needs to build a ``Referee`` like the parent's (all of it pickles)."""
+    store: str                        # the SQLite file or the PostgreSQL address (its password: the environment)
+    archive: str
+    template_dirs: tuple[str, ...]
+    settings: Settings
+    wall_clock: bool                  # False: the parent's clock is a simulated one; each close is given its time
+    games: tuple = ()                 # games registered without an entry point (tests, tools)
+
+    @classmethod
+    def of(cls, ref) -> Recipe | None:
+        """The recipe of ``ref``; None where a second connection would see another store (``:memory:``)."""
+        location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
+        if not location or ":memory:" in (location, getattr(ref.store, "path", None)):
+            return None
+        trust = dataclasses.replace(ref.settings.trust, txt=None)   # a test's DNS stub need not pickle; closes use none
+        settings = dataclasses.replace(ref.settings, trust=trust, auto_backup=None)   # the parent snapshots
+        return cls(store=str(location), archive=str(ref.archive.root),
+                   template_dirs=tuple(str(d) for d in getattr(ref.renderer, "extra_dirs", ())),
+                   settings=settings, wall_clock=getattr(ref, "wall_clock", True),
+                   games=tuple(registry._extra.values()))
+
+
+# -- in a worker process ----------------------------------------------------------------------
+class _Clock:
+    """The worker's clock: the time the parent gave the close (a simulated clock), else the wall clock."""
+    at: datetime | None = None
+
+    def __call__(self) -> datetime:
+        from referee.authority.base import utcnow
+        return self.at or utcnow()
+
+
+class _Courteous:
+    """The write lock of a worker's SQLite connection: one the workers share, so that they
+    queue for the store's one writer here (woken at once, not SQLite's polling) and a waiting
+    worker lets a mail being handled (``mail_first``) go before its transaction."""
+
+    def __init__(self, lock, mail_first) -> None:
+        self.lock, self.mail_first, self.depth = lock, mail_first, 0
+
+    def __enter__(self) -> None:
+        until = time.monotonic() + MAIL_FIRST_WAIT
+        while True:
+            self.lock.acquire()
+            if self.depth or self.mail_first is None or not self.mail_first.is_set() or time.monotonic() > until:
+                break
+            self.lock.release()   # the mail first: its transaction waits for SQLite's lock, not for this one
+            time.sleep(0.01)
+        self.depth += 1
+
+    def __exit__(self, *exc) -> None:
+        self.depth -= 1
+        self.lock.release()
+
+
+_worker: dict = {}
+
+
+def _start(recipe: Recipe, mail_first, write_lock=None) -> None:
+    """A worker's initializer: its own store connection and ``Referee``."""
+    from referee.authority import Referee
+    from referee.render import Renderer
+    from referee.store import open_store
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the pool
+    for rules in recipe.games:
+        registry.register(rules)
+    clock = _Clock()
+    store = open_store(recipe.store)
+    if write_lock is not None and hasattr(store, "_lock"):   # SQLite: one writer at a time anyway
+        store._lock = _Courteous(write_lock, mail_first)
+    ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
+                  clock=None if recipe.wall_clock else clock, settings=recipe.settings)
+    ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
+    _compile_templates(ref.renderer)
+    drawn: list[str] = []
+    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # the parent's picture workers render them
+    _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
+
+
+def _compile_templates(renderer) -> None:
+    """Every template compiled and every game loaded now, once a worker's life, not in its first closes."""
+    for name in registry.names():
+        try:
+            registry.get(name)
+        except Exception:   # a broken game fails its own closes, with its fault recorded there
+            continue
+    for name in renderer.text_env.list_templates(extensions=["j2"]):
+        env = renderer.html_env if name.endswith(".html.j2") else \
+            renderer.mail_env if name.startswith("mail/") else renderer.text_env
+        try:
+            env.get_template(name)
+        except Exception:   # a template that does not compile fails the close that uses it, as ever
+            continue
+
+
+def _pid() -> int:
+    time.sleep(0.05)
+    return os.getpid()
+
+
+def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
+    """Close one due turn: ("closed" | "failed" | "passed", the pictures it drew as (SVG, PNG)).
+    The PNGs are made here, after the close's transaction, on this worker's core: the parent's
+    sending would otherwise wait for them."""
+    ref, clock, mail_first, drawn = (_worker[k] for k in ("ref", "clock", "mail_first", "drawn"))
+    clock.at = at
+    drawn.clear()
+    until = time.monotonic() + MAIL_FIRST_WAIT
+    # a close holds the store's write lock for its transaction; a mail being answered goes first
+    while mail_first is not None and mail_first.is_set() and time.monotonic() < until:
+        time.sleep(0.01)
+    turn = ref.store.current_turn(match_id)
+    if turn is None or turn["number"] != number:
+        return "passed", []
+    item = f"{match_id}:{number}.{turn['rev']}"
+    with ref.faults.guarded("close", item, match_id, number) as guard:
+        closed = ref.closing.close_turn(match_id, number)
+    if guard.failed:   # set aside and logged here, as a close in the parent would be
+        return "failed", []
+    if closed is None:
+        return "passed", []
+    ref.store.clear_fault("close", item)
+    return "closed", [(svg, pictures.png_of(svg)) for svg in dict.fromkeys(drawn)]
+
+
+# -- in the parent ----------------------------------------------------------------------------
+class ClosePool:
+    """P worker processes closing turns; ``tick`` is ``Closing.tick`` with the closes done by them."""
+
+    def __init__(self, recipe: Recipe, workers: int | None = None, mail_first=None) -> None:
+        workers = default_workers() if workers is None else workers
+        if not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"close workers: 1 to {MAX_WORKERS}, not {workers}")
+        self.recipe, self.workers, self.mail_first = recipe, workers, mail_first
+        self._context = multiprocessing.get_context("spawn")
+        self._executor: ProcessPoolExecutor | None = None
+        self._pending: list[Future] = []
+        self.restarts = 0
+        self._broken_in_row = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # a new lock with every new set of workers: a worker killed holding one never lets it go
+            lock = None if is_postgres(self.recipe.store) else self._context.RLock()
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start,
+                                                 initargs=(self.recipe, self.mail_first, lock))
+        return self._executor
+
+    def start(self) -> None:
+        """Have every worker started, without waiting for them (the first closes queue behind)."""
+        pool = self._pool()
+        for _ in range(self.workers):
+            pool.submit(_pid)
+
+    def warm(self) -> None:
+        """Start every worker now (a spawned interpreter takes a second or two to come up)."""
+        pool, seen, until = self._pool(), set(), time.monotonic() + 120
+        while len(seen) < self.workers and time.monotonic() < until:
+            seen.update(f.result() for f in [pool.submit(_pid) for _ in range(self.workers)])
+
+    def pids(self) -> list[int]:
+        return sorted((self._executor._processes or {}).keys()) if self._executor is not None else []
+
+    def tick(self, ref, budget: float | None = None) -> TickReport:
+        """A pass (or its part within ``budget``) of ``ref.closing.tick``; the due turns are closed by the workers."""
+        closing, due = ref.closing, []
+
+        def note(match_id: str, number: int | None = None, forced: bool = False) -> None:
+            due.append((match_id, number))   # None: nothing closed here; the worker reports the close
+            return None
+
+        had = "close_turn" in vars(closing)
+        own = vars(closing).get("close_turn")
+        closing.close_turn = note
+        try:
+            report = closing.tick(budget)
+        finally:
+            if had:
+                closing.close_turn = own
+            else:
+                del closing.close_turn
+        allowed = [(m, n) for m, n in due if ref.closing_allowed(m)]
+        return self.close(ref, allowed, report)
+
+    def close(self, ref, due: list[tuple[str, int]], report: TickReport) -> TickReport:
+        """Close ``due`` in the workers, adding each outcome to ``report``."""
+        if not due:
+            return report
+        at = None if self.recipe.wall_clock else ref.now()
+        pool = self._pool()
+        futures = {}
+        try:
+            for match_id, number in due:
+                futures[pool.submit(_close, match_id, number, at)] = (match_id, number)
+        except (BrokenProcessPool, RuntimeError):
+            pass   # the pool broke (a worker died) while being handed the work: the rest waits a tick
+        self._pending = list(futures)
+        closed, failed, lost, trouble = [], [], 0, None
+        try:
+            for future in as_completed(futures):
+                match_id, number = futures[future]
+                try:
+                    outcome, drawn = future.result()
+                except CancelledError:   # the service stops: due again at its next start
+                    continue
+                except BrokenProcessPool:
+                    lost += 1
+                    continue
+                except Exception as e:   # the store is locked or gone (not the match's fault): tried again
+                    trouble = trouble or e
+                    continue
+                for svg, png in drawn:
+                    pictures.keep(svg, png)   # ready for the sending
+                if outcome == "closed":
+                    closed.append((match_id, number))
+                elif outcome == "failed":
+                    failed.append((match_id, number))
+        finally:
+            self._pending = []
+        report.closed.extend(sorted(closed))
+        report.failed.extend(sorted(failed))
+        if lost or len(futures) < len(due):
+            self.restarts += 1
+            log.warning("a close worker died; %d due turns wait for the next tick (workers started anew)",
+                        len(due) - len(closed) - len(failed))
+            self._drop()
+            self._broken_in_row += 1
+            report.more = self._broken_in_row <= 2   # at once again; workers that cannot start: at the next tick
+        else:
+            self._broken_in_row = 0
+        if trouble is not None:
+            raise trouble
+        return report
+
+    def cancel(self) -> None:
+        """Closes not yet started are dropped (the service stops): they are due again at the next start."""
+        for future in list(self._pending):
+            future.cancel()
+
+    def _drop(self) -> None:
+        pool, self._executor = self._executor, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self, grace: float = 1.0) -> None:
+        """Stop the workers, ``grace`` seconds for them to end (the tick that used them has returned:
+        no close is under way; a worker still starting is ended; a close cut short would be one
+        transaction never committed, due at the next start)."""
+        pool, self._executor = self._executor, None
+        if pool is None:
+            return
+        processes = list((pool._processes or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        end = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, end - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
