@@ -6,17 +6,23 @@ Not a test: prints figures.  Jobs (each on a fresh store and archive):
 * close: N Founding Fathers matches of 3 seats, every seat's orders in, every
   deadline passed; the workers ``tick`` until every turn is closed (re-validate,
   resolve, persist, render and queue every report, write the archive);
-* burst: M order mails (M/3 matches, all seats) handled by ``Referee.handle``;
-  with two workers both read the same mails in the same order, as two
-  ``referee run`` on one IMAP INBOX would: the processed record decides who
-  handles each.
+* burst: M order mails (M/3 matches, all seats) handled by ``Referee.handle``.
+  With two workers, twice: "one order", both read the whole mailbox in the same
+  order, as two ``referee run`` on one IMAP INBOX do today (the processed record
+  decides who handles each; a match's seats come together, so the two wait on
+  each other's match lock); and each reading its own share first (every
+  other mail), then the rest: what disjoint slices of the mailbox would give.
 
-Reported: wall seconds per job and the ratio to SQLite's (the baseline, run
-first in the same run).  Each worker is a process of its own.  PostgreSQL is
-a throwaway server started for the run (tests/pg.py: Debian's binaries,
-fsync off as in the tests; a production server's commits cost more).
+Every job is built once on SQLite and copied (``store copy``) for each run.
+Each worker is a process of its own, imported, connected and warm (templates
+compiled) before the clock starts.  Reported: wall seconds per job, the ratio
+to SQLite's (the baseline, run first in the same run), the load average, and
+with ``--why`` each worker's counts (closes, archives, mails taken by the
+other, seconds waiting for a match's lock, CPU seconds beside wall seconds).
+PostgreSQL is a throwaway server started for the run (tests/pg.py: Debian's
+binaries, fsync off as in the tests; a production server's commits cost more).
 
-    python bench/store_backends.py [--matches 40] [--mails 120]
+    python bench/store_backends.py [--matches 1000] [--mails 2000] [--why] [--profile DIR]
 """
 from __future__ import annotations
 
@@ -172,10 +178,23 @@ def _worker_setup() -> None:
     pictures.WORKERS = 0
 
 
-def close_worker(location, archive, go, done) -> None:
+def _warm(ref, ready) -> None:
+    """What a long-running worker has done long before: every template compiled
+    (13 of them took a worker 3 to 6 s of its first close), then ready."""
+    for env in (ref.renderer.text_env, ref.renderer.html_env, ref.renderer.mail_env):
+        for name in env.list_templates():
+            try:
+                env.get_template(name)
+            except Exception:   # a partial or a file for another environment: compiled when used
+                pass
+    ready.put(os.getpid())
+
+
+def close_worker(location, archive, ready, go, done) -> None:
     _worker_setup()
     ref = referee(location, archive, START + timedelta(hours=49))
     counts = Counts(ref)
+    _warm(ref, ready)
     go.wait()
     prof = _profiled()
     counts.start()
@@ -186,10 +205,11 @@ def close_worker(location, archive, go, done) -> None:
     _finish(ref, prof)
 
 
-def burst_worker(location, archive, raws, go, done) -> None:
+def burst_worker(location, archive, raws, ready, go, done) -> None:
     _worker_setup()
     ref = referee(location, archive, START + timedelta(hours=1))
     counts = Counts(ref)
+    _warm(ref, ready)
     go.wait()
     prof = _profiled()
     counts.start()
@@ -199,25 +219,32 @@ def burst_worker(location, archive, raws, go, done) -> None:
     _finish(ref, prof)
 
 
+def _next(q, procs):
+    """The next item a worker puts on ``q``; a worker that failed ends the run."""
+    while True:
+        try:
+            return q.get(timeout=2)
+        except queue.Empty:
+            if any(p.exitcode not in (None, 0) for p in procs):
+                raise SystemExit("a worker failed: " + ", ".join(f"exit {p.exitcode}" for p in procs)) from None
+
+
 def timed(target, args, workers: int, slices=None) -> tuple[float, list[dict]]:
     """Wall seconds from the start signal to the last worker's end; each worker's counts.
     ``slices(k, n)``: worker k's own arguments (its share of the mailbox)."""
     ctx = mp.get_context("spawn")
-    go, done = ctx.Event(), ctx.Queue()
-    procs = [ctx.Process(target=target, args=(*(slices(k, workers) if slices else args), go, done))
+    ready, go, done = ctx.Queue(), ctx.Event(), ctx.Queue()
+    procs = [ctx.Process(target=target, args=(*(slices(k, workers) if slices else args), ready, go, done))
              for k in range(workers)]
     for p in procs:
         p.start()
-    time.sleep(3.0 + workers)   # every worker imported and connected
+    # every worker imported, connected and warm (a fixed pause was too short on a loaded
+    # machine: a second worker's start-up fell into the timed window)
+    for _ in procs:
+        _next(ready, procs)
     start = time.monotonic()
     go.set()
-    ends = []
-    while len(ends) < len(procs):
-        try:
-            ends.append(done.get(timeout=2))
-        except queue.Empty:
-            if any(p.exitcode not in (None, 0) for p in procs):
-                raise SystemExit("a worker failed: " + ", ".join(f"exit {p.exitcode}" for p in procs)) from None
+    ends = [_next(done, procs) for _ in procs]
     for p in procs:
         p.join()
         if p.exitcode:
@@ -296,8 +323,11 @@ def main() -> None:
                 store0, archive0, raws = built(Path(tmp), job, n)
                 print(f"{job:6} n={n:<5} built in {time.monotonic() - t:.0f} s ({load()})", flush=True)
                 base = None
-                for backend, workers in (("sqlite", 1), ("postgresql", 1), ("postgresql", 2)):
-                    location, archive = copied(store0, archive0, Path(tmp) / f"{job}-{backend}-{workers}",
+                runs = [("sqlite", 1, False), ("postgresql", 1, False), ("postgresql", 2, False)]
+                if job == "burst" and not a.same_order:   # before: both workers read in the same order
+                    runs.insert(2, ("postgresql", 2, True))
+                for backend, workers, same in runs:
+                    location, archive = copied(store0, archive0, Path(tmp) / f"{job}-{backend}-{workers}{'-same' if same else ''}",
                                                backend, server)
                     if job == "close":
                         seconds, counts = timed(close_worker, (location, archive), workers)
@@ -305,13 +335,14 @@ def main() -> None:
                         # a worker reads its own share of the mailbox first, then the rest (as
                         # ``referee run`` does: its slice of the UIDs first, the others' after)
                         def share(k: int, w: int) -> tuple:
-                            if a.same_order:
+                            if a.same_order or same:
                                 return location, archive, raws
                             return location, archive, ([r for i, r in enumerate(raws) if i % w == k]
                                                        + [r for i, r in enumerate(raws) if i % w != k])
                         seconds, counts = timed(burst_worker, None, workers, slices=share)
                     base = base or seconds
-                    print(f"{job:6} n={n:<5} {backend:10} workers={workers}  {seconds:7.2f} s  "
+                    order = " one order" if job == "burst" and workers > 1 and (same or a.same_order) else ""
+                    print(f"{job:6} n={n:<5} {backend:10} workers={workers}{order}  {seconds:7.2f} s  "
                           f"ratio {seconds / base:5.2f}  ({check(location, job, n)}; {load()})", flush=True)
                     if a.why:
                         for k, c in enumerate(counts):
