@@ -12,6 +12,7 @@ import time
 from email import policy
 from email.message import EmailMessage
 
+import pytest
 import yaml
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
@@ -49,6 +50,7 @@ def live_match(s, tmp_path, config_text: str, players=("alice", "bob", "carol"))
     return env, made
 
 
+@pytest.mark.sqlite_file   # `referee run` in a process of its own, on the test's SQLite file
 def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
     s = mailservers
     env, _ = live_match(s, tmp_path, config(s))

@@ -49,7 +49,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               tuple(_statements(SEAT_TABLES))),
     Migration(5, "the verdict on each mail's sender, strangers' mail answered or ignored (issue 13)",
               tuple(_statements(SENDER_TABLES))),
-    # the next one: Migration(6, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(6, "who writes a closed turn's archive: a worker repairs only what no live worker is writing "
+              "(issue 12)", ("ALTER TABLE turns ADD COLUMN archiver TEXT",)),
+    # the next one: Migration(7, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 5   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 6   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS turns (
     result       TEXT,                         -- {state, log, outcome, orders, hash, mails} once resolved, and once
                                                -- archived without the bodies of the reports, the state only on the last turn
     archived     INTEGER NOT NULL DEFAULT 0,
+    archiver     TEXT,                         -- who writes its archive: host:pid:unix time (store/archiving.py)
     PRIMARY KEY (match, number)
 );
 CREATE TABLE IF NOT EXISTS submissions (

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from referee import fastjson
 from referee.store import spec_cache
+from referee.store import archiving
 
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
@@ -236,12 +237,13 @@ class SqlStore:
         self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
 
     def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
-        self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0 WHERE match=? AND number=?",
-                   (_dumps(result), _iso(closed), match, number))
+        # the closing process writes the archive after the commit: no other worker repairs it meanwhile
+        self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0, archiver=?"
+                   " WHERE match=? AND number=?", (_dumps(result), _iso(closed), archiving.me(), match, number))
 
     def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
-        self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, rev=rev+1, deadline=?"
-                   " WHERE match=? AND number=?", (_iso(deadline), match, number))
+        self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, archiver=NULL, rev=rev+1,"
+                   " deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
 
     def delete_turn(self, match: str, number: int) -> None:
         for table in ("submissions", "waits"):
@@ -258,7 +260,11 @@ class SqlStore:
                        (_dumps(result), match, number))
 
     def unarchived(self) -> list[dict]:
-        return self._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0 ORDER BY match, number")
+        """Resolved turns whose archive is not written, and that no other live
+        worker is writing (``archiving``): each one returned is taken for this
+        process (a compare-and-set on its archiver, so two repairing workers never
+        both take it)."""
+        return archiving.take(self)
 
     # -- submissions and wait flags -------------------------------------
     def put_submission(self, match: str, turn: int, player: str, orders: dict, message_id: str,

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from referee.store.nul import args_without_nul
 from referee.store.sql import SchemaMismatch, SqlStore
 
 
@@ -31,7 +32,11 @@ class SqliteBackend:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.execute("PRAGMA secure_delete=ON")  # scrubbed keys must not linger in free pages
-        self.execute = self._conn.execute   # the statements run as written: no translation here
+        run = self._conn.execute
+
+        def execute(sql: str, args=()):   # the statements run as written; a NUL in text as on PostgreSQL (nul.py)
+            return run(sql, args_without_nul(args) if args else args)
+        self.execute = execute
         self._lock = threading.RLock()
         self._depth = 0
 

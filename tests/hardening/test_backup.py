@@ -17,6 +17,9 @@ from referee.cli import main
 from referee.store.meta import MetaFacts
 
 GRACE = timedelta(minutes=30)
+# the SQLite file's snapshot (its pages, a second sqlite3 writer, manifest backend "sqlite"); a
+# PostgreSQL store's backup (pg_dump) is tests/store/test_backup_postgres.py's
+pytestmark = pytest.mark.sqlite_file
 
 
 def two_matches(ref, outbox):

@@ -17,6 +17,9 @@ from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.service import Service
 
+# SQLite's own lock, held by a second sqlite3 process (PostgreSQL's row locks: tests/store/test_claims.py)
+pytestmark = pytest.mark.sqlite_file
+
 LOCKER = r"""
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)

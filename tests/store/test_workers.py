@@ -12,12 +12,18 @@ import pytest
 from pg import PgServer
 from workers import PLAYERS, Campaign
 
-DUE = 12      # matches whose deadline has passed when the workers start
-ORDERING = 8  # matches whose three players all send orders in a burst
+DUE = 100     # matches whose deadline has passed when the workers start (issue 12: 100 at once)
+ORDERING = 10  # matches whose three players all send orders in a burst (30 order mails)
+RESTART_DUE = 12   # the restart test's: it is about reconnecting, not about size
+
+
+def _unarchived(store) -> list[dict]:
+    """Read only (``store.unarchived`` would take them for this process)."""
+    return store._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0")
 
 
 def _turn_closed(names):
-    return lambda store: all(store.turn(m, 1)["status"] == "resolved" for m in names)
+    return lambda store: all(store.turn(m, 1)["status"] == "resolved" for m in names) and not _unarchived(store)
 
 
 def _check(c: Campaign, due: list[str], mails: list[str]) -> None:
@@ -32,7 +38,10 @@ def _check(c: Campaign, due: list[str], mails: list[str]) -> None:
         # every turn resolved once: turn 1 of each due match resolved, turn 2 open, no close set aside
         for m in due:
             assert [(t["number"], t["status"], t["rev"]) for t in store.turns(m)] == [(1, "resolved", 0), (2, "open", 0)]
-        assert [f for f in store.faults() if f["stage"] in ("close", "intake", "tick")] == []
+        assert [f for f in store.faults() if f["stage"] in ("close", "intake", "tick", "archive")] == []
+        # every closed turn archived (a closer killed after its commit left its archive to another)
+        assert _unarchived(store) == []
+        assert [m for m in due if not (c.folder / "turns" / m / "t001" / "turn.json").exists()] == []
         assert {r["status"] for r in store.outbox()} == {"sent"}
     finally:
         store.close()
@@ -66,22 +75,26 @@ def _hash_of(store, message_id: str) -> str:
 def test_workers_killed_mid_close_and_mid_intake_leave_nothing_twice_and_nothing_out(
         workers, mailservers, postgres, tmp_path):
     c = Campaign(mailservers, postgres.new_database(), tmp_path)
-    due = [f"due{i:02}" for i in range(DUE)]
+    due = [f"due{i:03}" for i in range(DUE)]
     ordering = [f"ord{i:02}" for i in range(ORDERING)]
-    c.make_matches(due, due=True)
+    c.make_due(due)
     c.make_matches(ordering, due=False)
     keys = c.keys()
     try:
         # one worker stops inside its first close, holding that match; SIGKILL it there
         closer = c.start(stop_at="close.before_commit")
         c.wait_stopped(closer)
+        # another stops right after a close's commit, before its archive: that turn's archive is left
+        archiver = c.start(stop_at="close.committed")
+        c.wait_stopped(archiver)
         # another stops inside handling its first order mail, holding that mail
         taker = c.start(stop_at="intake.before_commit")
         mails = c.burst(ordering[: ORDERING // 2], keys, "a")
         c.wait_stopped(taker)
-        for _ in range(workers - 1):
+        for _ in range(workers):
             c.start()   # these wait on the held mail and pass over the held match
         c.kill(closer)
+        c.kill(archiver)
         c.kill(taker)
         mails += c.burst(ordering[ORDERING // 2:], keys, "b")
         c.wait_quiet(lambda store: _turn_closed(due)(store) and all(
@@ -90,7 +103,7 @@ def test_workers_killed_mid_close_and_mid_intake_leave_nothing_twice_and_nothing
             len(store._all("SELECT message_id FROM processed WHERE message_id LIKE '<%'")) >= len(mails))
     finally:
         logs = c.stop_all()
-    assert closer.returncode == -9 and taker.returncode == -9
+    assert closer.returncode == archiver.returncode == taker.returncode == -9
     assert "Traceback" not in logs, logs
     _check(c, due, mails)
 
@@ -99,7 +112,7 @@ def test_workers_carry_on_when_the_database_restarts_under_them(mailservers, tmp
     server = PgServer()   # its own server: restarting it disturbs no other test
     try:
         c = Campaign(mailservers, server.new_database(), tmp_path)
-        due = [f"due{i:02}" for i in range(DUE)]
+        due = [f"due{i:02}" for i in range(RESTART_DUE)]
         ordering = [f"ord{i:02}" for i in range(ORDERING)]
         c.make_matches(due, due=True)
         c.make_matches(ordering, due=False)

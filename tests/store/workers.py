@@ -61,6 +61,17 @@ poll_interval: 2
         finally:
             ref.store.close()
 
+    def make_due(self, names: list[str]) -> None:
+        """Matches whose first deadline has passed, built straight in the store for a
+        test about closing: their welcome mails are dropped unsent (the keys are not needed)."""
+        self.make_matches(names, due=True)
+        ref = self.referee()
+        try:
+            marks = ",".join("?" * len(names))
+            ref.store._exec(f"DELETE FROM outbox WHERE match IN ({marks})", tuple(names))
+        finally:
+            ref.store.close()
+
     def keys(self) -> dict[tuple[str, str], str]:
         """Every seat's key, read from the queued welcome mails: (match, player) -> key."""
         import json
