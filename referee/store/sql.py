@@ -18,8 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from referee import fastjson
-from referee.store import spec_cache
-from referee.store import archiving
+from referee.store import archiving, spec_cache
 
 _JSON = {"spec", "state", "awaiting", "result", "orders"}
 
