@@ -14,6 +14,10 @@ import pytest
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+# tests/referee/referee_kit.py: the authority tests' helpers, which other folders'
+# kits load too (appended: it must shadow nothing)
+if str(Path(__file__).resolve().parent / "referee") not in sys.path:
+    sys.path.append(str(Path(__file__).resolve().parent / "referee"))
 import pg  # noqa: E402
 from mailservers import MailServers, running_mailservers  # noqa: E402
 

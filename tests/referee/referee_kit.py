@@ -82,3 +82,36 @@ def raw_mail(sender: str, body: str, *, subject: str = "orders", headers: dict |
 
 def inbound(sender: str, body: str, **kw):
     return parse_inbound(raw_mail(sender, body, **kw), own_addresses=[REFEREE])
+
+
+toy_registered = refkit.toy_registered   # autouse: the toy game, registered for each test
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def ref(tmp_path, clock):
+    r = make_referee(tmp_path, clock)
+    yield r
+    r.store.close()
+
+
+@pytest.fixture
+def outbox(ref, tmp_path):
+    return Outbox(ref, tmp_path / "out")
+
+
+@pytest.fixture
+def game(ref, outbox):
+    """SPEC's match created; the keys its welcome mails hand out, by seat (and "@gm")."""
+    created = ref.create_match(SPEC)
+    keys = {}
+    for m in outbox.flush():
+        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
+        if hit:
+            keys[m["To"].split("@")[0]] = hit.group(1)
+    keys["@gm"] = created.gm_key
+    return keys

@@ -1,22 +1,19 @@
-"""The authority tests' referee (tests/referee/conftest.py: toy game, injected
+"""The authority tests' referee (tests/referee/referee_kit.py: toy game, injected
 clock, SQLite in a temp folder) for the security tests of issue 16, findings
 7, 8 and 10, plus a Maildir outbox read back and the keys it mailed."""
 from __future__ import annotations
 
 import email
-import importlib.util
 import mailbox
 import re
 from pathlib import Path
 
 import pytest
+import referee_kit as authority  # tests/referee, on sys.path (tests/conftest.py)
+import toygame
 
+from referee import registry
 from referee.mail.sink import MaildirSink
-
-_spec = importlib.util.spec_from_file_location(
-    "authority_fixtures", Path(__file__).resolve().parents[1] / "referee" / "conftest.py")
-authority = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(authority)   # a module of its own: "referee" names the package here
 
 START, REFEREE, BOSS, SPEC = authority.START, authority.REFEREE, authority.BOSS, authority.SPEC
 raw_mail, text_of = authority.raw_mail, authority.text_of
@@ -29,12 +26,11 @@ def clock():
 
 @pytest.fixture
 def ref(tmp_path, clock):
-    registry = authority.registry
-    registry.register(authority.toygame.RULES)
+    registry.register(toygame.RULES)
     r = authority.make_referee(tmp_path, clock)
     yield r
     r.store.close()
-    registry.unregister(authority.toygame.RULES.name)
+    registry.unregister(toygame.RULES.name)
 
 
 def sent(ref, path: Path) -> list:

@@ -9,21 +9,10 @@ import re
 import sys
 from pathlib import Path
 
+import referee_kit as _kit  # tests/referee, on sys.path (tests/conftest.py)
+
 from referee.mail.inbound import parse_inbound
 
-
-def _authority_kit():
-    """The authority tests' helpers (clock, outbox reader), loaded by location: every
-    test folder's conftest is called "conftest", so it cannot simply be imported."""
-    if "referee_authority_kit" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "referee_authority_kit", Path(__file__).resolve().parent.parent / "referee" / "conftest.py")
-        module = sys.modules["referee_authority_kit"] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules["referee_authority_kit"]
-
-
-_kit = _authority_kit()
 Clock, Outbox, REFEREE, text_of, to = _kit.Clock, _kit.Outbox, _kit.REFEREE, _kit.text_of, _kit.to
 CREATOR = _kit.BOSS           # may create matches by mail (gm_keys)
 KEY = re.compile(r"(?:Your key|Dein Schlüssel|Your GM key|Dein Spielleitungs-Schlüssel): (\S+)")
