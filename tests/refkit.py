@@ -64,3 +64,17 @@ def toy_registered():
     registry.register(toygame.RULES)
     yield
     registry.unregister(toygame.RULES.name)
+
+
+def random_turn(rules, state, rand, tag: str, number: int):
+    """Resolve turn ``number`` of ``state`` with ``rand``'s orders for every awaited
+    player (the GM's defaults), all seeded from ``tag``: the game's result."""
+    from referee.contract import Rng, derive_seed
+    orders = {}
+    for pid, stage in rules.awaiting(state).items():
+        if pid.startswith("@"):
+            orders[pid] = rules.default_orders(state, pid)
+            continue
+        data = rand(state, pid, Rng(derive_seed(tag, f"{number}:{pid}")))
+        orders[pid] = rules.order_schema(state, stage).model_validate(data)
+    return rules.resolve(state, orders, Rng(derive_seed(tag, number)))

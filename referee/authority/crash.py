@@ -4,7 +4,9 @@
 the process die at once with exit code 137, as a kill would: no cleanup, no
 commit, no flush beyond what already happened.  ``REFEREE_CRASH_HOW=stop``
 makes it stop there instead (SIGSTOP), holding whatever it holds, for the
-test to kill it with a real SIGKILL (tests/store/test_workers.py).
+test to kill it with a real SIGKILL; ``stop-group`` stops its whole process
+group, a ``referee run`` with its close workers frozen as one machine would be
+(tests/store/test_workers.py starts each worker in a session of its own).
 """
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ def point(name: str) -> None:
         return
     _passed[name] = _passed.get(name, 0) + 1
     if _passed[name] >= int(nth or 1):
-        if os.environ.get("REFEREE_CRASH_HOW") == "stop":
+        how = os.environ.get("REFEREE_CRASH_HOW")
+        if how == "stop":
             os.kill(os.getpid(), signal.SIGSTOP)
+        elif how == "stop-group":
+            os.killpg(os.getpgrp(), signal.SIGSTOP)
         os._exit(137)

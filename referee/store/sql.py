@@ -13,71 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
-from referee import fastjson
-from referee.store import archiving, spec_cache
-
-_JSON = {"spec", "state", "awaiting", "result", "orders"}
-
-
-def _iso(t: datetime | None) -> str | None:
-    """Times are stored in UTC, so that stored texts compare in time order."""
-    if t is None:
-        return None
-    return (t.astimezone(UTC) if t.tzinfo else t).isoformat()
-
-
-def _row(row) -> dict | None:
-    if row is None:
-        return None
-    out = {}
-    for k in row.keys():
-        v = row[k]
-        if k == "spec":
-            v = spec_cache.decode(v)   # a match's spec: decoded once per distinct text
-        elif k in _JSON and isinstance(v, str):
-            v = json.loads(v)
-        out[k] = v
-    return out
-
-
-class _TurnRow(dict):
-    """A turn's row; its big JSON columns (state, result) are decoded on first use."""
-
-    def __getitem__(self, key):
-        value = dict.__getitem__(self, key)
-        if key in ("state", "result") and isinstance(value, str):
-            value = json.loads(value)
-            self[key] = value
-        return value
-
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
-    def raw(self, key: str) -> str | None:
-        """A big JSON column's text as stored, None once decoded (lets a cache
-        check that the state it holds is the one in the row)."""
-        value = dict.get(self, key)
-        return value if isinstance(value, str) else None
-
-
-def _turn(row) -> dict | None:
-    if row is None:
-        return None
-    out = _TurnRow(zip(row.keys(), tuple(row)))
-    out["seed"] = int(out["seed"])
-    out["awaiting"] = json.loads(out["awaiting"])
-    return out
-
-
-def _dumps(v: Any) -> str:
-    """A JSON column's text: what ``json.loads`` reads back as the value (orjson where
-    that is sure, ``fastjson``; a state or a result is 100 kB and more)."""
-    return fastjson.dumps_sorted(v)
-
+from referee.store import archiving
+from referee.store.rows import _dumps, _iso, _row, _turn
 
 # the next place in a match's list (players, observers, history keep the order they came in)
 _NEXT_SEQ = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE match=?)"

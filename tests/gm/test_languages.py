@@ -8,6 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
+from refkit import random_turn
 
 from referee import registry
 from referee.contract import Rng, derive_seed
@@ -108,14 +109,7 @@ def reports(game: str, lang: str, turns: int = 3):
     renderer = Renderer()
     out = []
     for number in range(1, turns + 1):
-        orders = {}
-        for player, stage in rules.awaiting(state).items():
-            if player.startswith("@"):
-                orders[player] = rules.default_orders(state, player)
-                continue
-            data = rand(state, player, Rng(derive_seed("lang", f"{number}:{player}")))
-            orders[player] = rules.order_schema(state, stage).model_validate(data)
-        res = rules.resolve(state, orders, Rng(derive_seed("lang", number)))
+        res = random_turn(rules, state, rand, "lang", number)
         state = res.state
         for viewer in (*players, None, "@gm"):
             ctx = {"match": {"id": "m", "title": rules.title, "game": game, "lang": lang, "timezone": "UTC"},

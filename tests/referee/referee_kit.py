@@ -115,3 +115,14 @@ def game(ref, outbox):
             keys[m["To"].split("@")[0]] = hit.group(1)
     keys["@gm"] = created.gm_key
     return keys
+
+
+def toy_league(root: Path, clock, matches: int, seed: str = "league"):
+    """``matches`` toy matches (toy0, toy1, …), no observers, every deadline passed."""
+    ref = make_referee(root, clock)
+    for i in range(matches):
+        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[],
+                              players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]]),
+                         seed=f"{seed}-{i}")
+    clock.advance(hours=49)
+    return ref

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from referee_kit import REFEREE, SPEC, Clock, make_referee, raw_mail
+from referee_kit import REFEREE, SPEC, Clock, make_referee, raw_mail, toy_league
 
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
@@ -122,13 +122,7 @@ def test_a_close_worker_killed_in_the_middle_of_a_close_leaves_the_turn_to_the_n
     import os
     import signal
 
-    clock = Clock()
-    ref = make_referee(tmp_path, clock)
-    for i in range(MATCHES):
-        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[],
-                              players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]]),
-                         seed=f"kill-{i}")
-    clock.advance(hours=49)
+    ref = toy_league(tmp_path, Clock(), MATCHES, seed="kill")
     monkeypatch.setenv("REFEREE_CRASH_AT", "close.before_commit")
     monkeypatch.setenv("REFEREE_CRASH_HOW", "stop")
     service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(tmp_path / "out"), address=REFEREE,

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SPEC, Clock, make_referee
+from referee_kit import SPEC, Clock, make_referee, toy_league
 
 from referee.close_pool import ClosePool, Recipe
 from referee.config import Config
@@ -24,13 +24,7 @@ SEATS = len(SPEC["players"])
 
 def league(root: Path, clock: Clock, matches: int = MATCHES):
     """``matches`` toy matches, no observers, every deadline passed."""
-    ref = make_referee(root, clock)
-    for i in range(matches):
-        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[],
-                              players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]]),
-                         seed=f"pool-{i}")
-    clock.advance(hours=49)
-    return ref
+    return toy_league(root, clock, matches, seed="pool")
 
 
 def reports_of(root: Path) -> dict[str, bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 from markupsafe import Markup
+from refkit import random_turn
 
 from referee import registry
 from referee.contract import GM, Rng, derive_seed
@@ -134,14 +135,7 @@ def _ratsspiel_reports(renderer: Renderer, lang: str) -> dict:
     state = rules.setup(seats, {}, Rng(derive_seed("shared", "setup")))
     rand = random_player(rules)
     for number in (1, 2):
-        orders = {}
-        for pid, stage in rules.awaiting(state).items():
-            if pid.startswith("@"):
-                orders[pid] = rules.default_orders(state, pid)
-                continue
-            data = rand(state, pid, Rng(derive_seed("shared", f"{number}:{pid}")))
-            orders[pid] = rules.order_schema(state, stage).model_validate(data)
-        res = rules.resolve(state, orders, Rng(derive_seed("shared", number)))
+        res = random_turn(rules, state, rand, "shared", number)
         state = res.state
     out = {}
     for viewer in (*seats, None, GM):

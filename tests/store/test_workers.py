@@ -42,7 +42,8 @@ def _check(c: Campaign, due: list[str], mails: list[str]) -> None:
         # every closed turn archived (a closer killed after its commit left its archive to another)
         assert _unarchived(store) == []
         assert [m for m in due if not (c.folder / "turns" / m / "t001" / "turn.json").exists()] == []
-        assert {r["status"] for r in store.outbox()} == {"sent"}
+        assert {r["status"] for r in store.outbox()} == {"sent"}, \
+            [(r["dedupe"], r["status"], r.get("last_error")) for r in store.outbox() if r["status"] != "sent"]
     finally:
         store.close()
     delivered = c.delivered()

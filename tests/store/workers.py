@@ -38,6 +38,9 @@ mail_in:
 mail_out:
   smtp: {{host: 127.0.0.1, port: {s.smtp.port}, security: plain}}
 poll_interval: 2
+# one close process per worker: a worker stopped inside a close holds that close, not a pool
+# whose other process closes the whole league before the next worker starts
+close_workers: 1
 """)
         self.env = dict(os.environ, TEST_IMAP_PASSWORD=s.password("referee"), PYTHONUNBUFFERED="1")
         self.env.pop("REFEREE_TEST_STORE", None)
@@ -114,10 +117,11 @@ poll_interval: 2
         """A ``referee run`` worker; ``stop_at``: it stops itself (SIGSTOP) at that crash point."""
         env = dict(self.env)
         if stop_at:
-            env.update(REFEREE_CRASH_AT=stop_at, REFEREE_CRASH_HOW="stop")
+            env.update(REFEREE_CRASH_AT=stop_at, REFEREE_CRASH_HOW="stop-group")   # the worker and its close workers
         log = open(self.folder / f"worker{len(self.workers)}.log", "w")
+        # a session of its own: the worker and its close workers are one process group, killed together
         proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "run"], env=env, cwd=self.folder,
-                                stdout=log, stderr=subprocess.STDOUT)
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         self.workers.append(proc)
         return proc
@@ -126,14 +130,14 @@ poll_interval: 2
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             assert proc.poll() is None, f"worker {proc.pid} ended instead of stopping: {self.logs()}"
-            state = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            if state == "T":
+            if "T" in _states_of_group(proc.pid):   # the worker, or one of its close workers, stopped itself
                 return
             time.sleep(0.1)
         raise AssertionError(f"worker {proc.pid} never reached its crash point: {self.logs()}")
 
     def kill(self, proc: subprocess.Popen) -> None:
-        proc.send_signal(signal.SIGKILL)
+        """SIGKILL the worker with its close and picture workers, as a machine dying would."""
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
 
     def stop_all(self) -> str:
@@ -170,3 +174,16 @@ poll_interval: 2
         """Every message in the players' and the GM's mailboxes."""
         return [email.message_from_bytes(raw, policy=policy.default)
                 for user in (*PLAYERS, "gm") for raw in self.s.messages(user)]
+
+
+def _states_of_group(pgid: int) -> set[str]:
+    """The run states (R, S, T, …) of every live process in process group ``pgid``."""
+    states = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:   # gone meanwhile
+            continue
+        if int(fields[2]) == pgid:   # after the name: state, ppid, pgrp
+            states.add(fields[0])
+    return states
