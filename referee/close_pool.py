@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import OrderedDict
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -172,7 +173,21 @@ def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[t
     if closed is None:
         return "passed", []
     ref.store.clear_fault("close", item)
-    return "closed", [(svg, pictures.png_of(svg)) for svg in dict.fromkeys(drawn)]
+    return "closed", [(svg, _png(svg)) for svg in dict.fromkeys(drawn)]
+
+
+_pngs: OrderedDict[str, bytes | None] = OrderedDict()   # this worker's last pictures: many matches draw the same board
+
+
+def _png(svg: str) -> bytes | None:
+    """The PNG of ``svg``, rendered once while it stays among this worker's last ``pictures.KEEP``."""
+    if svg in _pngs:
+        _pngs.move_to_end(svg)
+        return _pngs[svg]
+    png = _pngs[svg] = pictures.png_of(svg)
+    while len(_pngs) > pictures.KEEP:
+        _pngs.popitem(last=False)
+    return png
 
 
 # -- in the parent ----------------------------------------------------------------------------
