@@ -92,6 +92,8 @@ class CloseCompute:
         rules = self.lookups.rules(match)
         state = rules.load(turn["state"])
         orders, used, missing = self.orders_for(rules, state, match_id, turn)
+        # the standings before the turn, read from the state as loaded (a copy: resolve may change it)
+        before = {k: dict(v) if isinstance(v, dict) else v for k, v in standings.read(rules, state).items()}
         res = rules.resolve(state, orders, Rng(turn["seed"]))
         crash.point("close.resolved")
         awaiting = rules.awaiting(res.state)
@@ -109,7 +111,7 @@ class CloseCompute:
             nxt = {"number": turn["number"] + 1, "rev": 0, "status": "open", "awaiting": awaiting,
                    "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
-        self._reports(plan, rules, res, nxt)
+        self._reports(plan, rules, res, nxt, before)
         plan.result = {"state": dumped, "hash": state_hash(rules, res.state),
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
@@ -138,14 +140,14 @@ class CloseCompute:
             used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
         return orders, used, missing
 
-    def _reports(self, plan: Plan, rules, res, nxt) -> None:
+    def _reports(self, plan: Plan, rules, res, nxt, before: dict | None = None) -> None:
         """Render every report of the close, and what queues each: the board picture (if the
-        game draws one) and the next deadline as a calendar part (cancelled in the last report)."""
+        game draws one) and the next deadline as a calendar part (cancelled in the last report).
+        ``before``: the standings of the turn's state, read before it was resolved."""
         match, turn, missing, mails = plan.match, plan.turn, plan.missing, plan.mails
         calendars: dict[str, str | None] = {}
-        drawn: dict[str, str | None] = {}   # the picture per language, drawn once
-        # the standings before and after the turn, read once for every report
-        moved = (standings.read(rules, rules.load(turn["state"])), standings.read(rules, res.state))
+        once = Shared(self, match, turn, rules, res, nxt,
+                      talk=close_rows.has_talk(plan.inputs, turn["number"]), before=before)
 
         def send(key: str, to: str, who: str) -> None:
             lang = mails[who]["lang"]
@@ -155,60 +157,110 @@ class CloseCompute:
 
         for p in self.store.players(match["id"]):
             lang = self.lookups.lang_of(match, p)
-            mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, moved, drawn)
+            mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
             send(p["id"], p["email"], p["id"])
         for o in self.store.observers(match["id"]):
             lang = o["lang"] or self.lookups.lang_of(match)
             if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, moved, drawn)
+                mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, once)
             send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
         lang = self.lookups.lang_of(match)
-        mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, moved, drawn)
+        mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
         send("@gm", match["gm_email"], "_gm")
 
-    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
-        next_info = None
-        if nxt is not None:
-            info = self.lookups.deadline_info(match, nxt, lang)
-            # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
-            next_info = {"turn": nxt["number"], "deadline_local": info["local"] if info else None,
-                         "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
-                         "awaiting": dict(nxt["awaiting"])}
+    def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]
-        view = rules.view(res.state, viewer)
-        return {"match": self.lookups.match_ctx(match, rules), "turn": turn["number"], "viewer": viewer,
-                "view": view, "picture": self._picture(rules, res.state, lang, {} if drawn is None else drawn),
-                "standings": standings.table(rules, *moved, lang, self.lookups.names(match["id"])) if moved else [],
+        return {"match": once.match_ctx, "turn": turn["number"], "viewer": viewer,
+                "view": once.view(viewer), "picture": once.picture(lang),
+                "standings": once.standings(lang),
                 "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
-                "missing": list(missing), "players": self.lookups.names(match["id"]), "outcome": res.outcome,
-                "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": next_info}
+                "missing": list(missing), "players": once.names, "outcome": res.outcome,
+                "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": once.next_info(lang)}
 
-    def render(self, match, turn, rules, res, missing, nxt, viewer, lang, moved=None, drawn=None) -> dict:
-        """One reader's report: lang, subject, text, HTML and the board picture (SVG)."""
-        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, moved, drawn)
+    def render(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared | None = None) -> dict:
+        """One reader's report: lang, subject, text, HTML and the board picture (SVG);
+        ``once``: what the close's reports share (a report of its own without)."""
+        if once is None:
+            once = Shared(self, match, turn, rules, res, nxt)
+        ctx = self._report_ctx(match, turn, rules, res, missing, nxt, viewer, lang, once)
         body_text, body_html = self.renderer.game_report(rules.name, rules.languages, lang, ctx)
-        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer),
+        ctx = dict(ctx, **self._wrapper_ctx(match, turn, rules, missing, viewer, once),
                    schema_url=schema_url(self.lookups.settings.site_url, match["id"],
                                          (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
         return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
 
-    @staticmethod
-    def _picture(rules, state, lang: str, drawn: dict) -> str | None:
-        """The board picture in ``lang``: drawn from the public view (a game draws
-        the public part only, so every reader's is the same), once per close and language."""
-        if lang not in drawn:
-            drawn[lang] = svg_of(rules, rules.view(state, None), lang)
-        return drawn[lang]
-
-    def _wrapper_ctx(self, match, turn, rules, missing, viewer) -> dict:
+    def _wrapper_ctx(self, match, turn, rules, missing, viewer, once: Shared) -> dict:
         """What the referee's report wrapper adds to the game's context: whether a turn
         closes early, and the default orders a player who sent none got (read first)."""
         defaults = ""
         if viewer in missing:
-            state = rules.load(turn["state"])
-            defaults = orders_text(rules.default_orders(state, viewer).model_dump(mode="json"))
-        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
-                # issue 18: the chronicle for this reader, and the public table talk in the public report
-                **talk_heading(self.store, match["id"], turn["number"], viewer, lambda: self.lookups.names(match["id"]))}
+            defaults = orders_text(rules.default_orders(once.old_state(), viewer).model_dump(mode="json"))
+        # issue 18: the chronicle for this reader, and the public table talk in the public report
+        if once.talk:
+            heading = talk_heading(self.store, match["id"], turn["number"], viewer, lambda: once.names)
+        else:   # the close read none for the turn: nothing to ask the store per reader
+            heading = {"chronicle": [], "table_talk": []}
+        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults, **heading}
+
+
+class Shared:
+    """What every report of one close has in common, worked out once for the close
+    (a close renders one report per reader): the seats' names, the match's context,
+    the public view and picture, the standings table and the next deadline per language."""
+
+    def __init__(self, compute: CloseCompute, match, turn, rules, res, nxt, talk: bool = True,
+                 before: dict | None = None) -> None:
+        self.lookups, self.turn, self.rules, self.res, self.nxt = compute.lookups, turn, rules, res, nxt
+        self.talk = talk              # False: the close read no chronicle entry nor table talk for the turn
+        self.names = self.lookups.names(match["id"])
+        self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
+        self._before = before         # None: no standings (the GM's preview shows none)
+        self._public = None
+        self._old = None
+        self._drawn: dict[str, str | None] = {}
+        self._tables: dict[str, list] = {}
+        self._next: dict[str, dict | None] = {}
+
+    def view(self, viewer):
+        """``rules.view`` of the resolved state; the public one once (its reports, picture, standings)."""
+        if viewer is not None:
+            return self.rules.view(self.res.state, viewer)
+        if self._public is None:
+            self._public = self.rules.view(self.res.state, None)
+        return self._public
+
+    def old_state(self):
+        """The state the turn opened with, loaded once (default orders are made from it)."""
+        if self._old is None:
+            self._old = self.rules.load(self.turn["state"])
+        return self._old
+
+    def picture(self, lang: str) -> str | None:
+        """The board picture in ``lang``: drawn from the public view (a game draws
+        the public part only, so every reader's is the same), once per close and language."""
+        if lang not in self._drawn:
+            self._drawn[lang] = svg_of(self.rules, self.view(None), lang)
+        return self._drawn[lang]
+
+    def standings(self, lang: str) -> list:
+        if self._before is None:
+            return []
+        if lang not in self._tables:
+            if "_after" not in self._tables:
+                self._tables["_after"] = standings.read(self.rules, self.res.state)   # type: ignore[assignment]
+            self._tables[lang] = standings.table(self.rules, self._before, self._tables["_after"], lang, self.names)
+        return self._tables[lang]
+
+    def next_info(self, lang: str) -> dict | None:
+        """The next turn and its deadline in ``lang`` (None after the last turn)."""
+        if self.nxt is None:
+            return None
+        if lang not in self._next:
+            info = self.lookups.deadline_info(self.match, self.nxt, lang)
+            # deadline_utc without the word "UTC": templates write "({{ next.deadline_utc }} UTC)"
+            self._next[lang] = {"turn": self.nxt["number"], "deadline_local": info["local"] if info else None,
+                                "deadline_utc": info["at"].strftime("%Y-%m-%d %H:%M") if info else None,
+                                "awaiting": dict(self.nxt["awaiting"])}
+        return self._next[lang]

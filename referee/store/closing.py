@@ -34,6 +34,13 @@ def inputs(store, match_id: str) -> tuple:
             _rows(store, _PRESS, (match_id, number)), _rows(store, _CHRONICLE, (match_id, number)))
 
 
+def has_talk(seen: tuple, number: int) -> bool:
+    """Whether ``seen`` (``inputs``) may hold table talk or chronicle entries for turn
+    ``number``: False only when it was read for that turn and holds neither."""
+    turn = seen[1]
+    return not turn or turn[0][0] != number or bool(seen[6] or seen[7])
+
+
 def in_transaction(store) -> bool:
     """Whether this thread is inside one of the store's write transactions already
     (a GM's force by mail runs in the mail's): a close then works under it."""
