@@ -1,0 +1,60 @@
+"""A close's report files are durable before the close commits (issue 8): the store
+keeps no copy of a report body, so a power loss right after the commit must not
+lose them.  The staged files' data is synced before the transaction, their final
+names (the folder) before the commit; a disk that refuses the sync keeps the bodies
+in the store, as a disk that refuses the write does."""
+from __future__ import annotations
+
+import os
+
+from referee_kit import make_referee
+
+from referee import archive as archive_files
+from referee.authority import crash
+
+
+def test_every_report_is_synced_and_its_name_made_durable_before_the_close_commits(
+        ref, outbox, game, tmp_path, clock, monkeypatch):
+    other = make_referee(tmp_path, clock)   # reads what is committed, from a connection of its own
+    synced, folders = [], []
+    real_sync, real_folder = archive_files._sync_data, archive_files.sync_folder
+
+    def sync(fd: int) -> None:
+        synced.append(os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        real_sync(fd)
+
+    def folder_sync(folder) -> None:
+        if folder.name == "reports":   # when the names are made durable: what is in place, what is committed
+            folders.append((sorted(os.listdir(folder)), other.store.turn("toy1", 1)["status"]))
+        real_folder(folder)
+    monkeypatch.setattr(archive_files, "_sync_data", sync)
+    monkeypatch.setattr(archive_files, "sync_folder", folder_sync)
+    try:
+        assert ref.force("toy1") == "turn 1 closed"
+        reports = sorted(os.listdir(ref.archive.turn_dir("toy1", 1) / "reports"))
+        assert len(reports) == 10   # 3 players, the public report, the GM; text and HTML each
+        assert sorted(synced) == sorted(f".{name}.{os.getpid()}.tmp" for name in reports)
+        assert folders == [(reports, "open")]   # every name in place, the close not yet committed
+        assert other.store.turn("toy1", 1)["status"] == "resolved"
+    finally:
+        other.store.close()
+
+
+def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_record_is_written(
+        ref, outbox, game, monkeypatch):
+    def refuse(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(archive_files, "_sync_data", refuse)
+    real_point, committed = crash.point, []
+
+    def point(name: str) -> None:
+        if name == "close.committed":
+            committed.append(ref.store.turn("toy1", 1)["result"]["mails"]["ann"])
+        real_point(name)
+    monkeypatch.setattr(crash, "point", point)
+    assert ref.force("toy1") == "turn 1 closed"
+    folder = ref.archive.turn_dir("toy1", 1) / "reports"
+    assert not [f for f in os.listdir(folder) if f.startswith(".")]   # no staged file left
+    [kept] = committed   # committed with the body, as the archive had no durable copy
+    assert kept["text"] == (folder / "ann.en.txt").read_text(encoding="utf-8")
+    assert "text" not in ref.store.turn("toy1", 1)["result"]["mails"]["ann"]   # dropped once written
