@@ -78,11 +78,12 @@ class CloseCommit:
             tell_moved(self.parts, match_id, plan.away)   # issue 18: a deadline moved past an absence, everyone told
         self.dropouts.after_close(match, turn, plan.missing)
         tag = f"{match_id}:{turn['number']}.{turn['rev']}"
-        for key, to, who, calendar in plan.sends:
-            m = plan.mails[who]
-            # the row names the report: its body is sent from the archive, its picture from the result
-            self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
-                             report=report_ref(match_id, turn["number"], turn["rev"], who, m))
+        with self.store.enqueue_batch():   # the close's reports in one statement, not one each
+            for key, to, who, calendar in plan.sends:
+                m = plan.mails[who]
+                # the row names the report: its body is sent from the archive, its picture from the result
+                self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
+                                 report=report_ref(match_id, turn["number"], turn["rev"], who, m))
         result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
         self.store.resolve_turn(match_id, turn["number"], result, plan.now)
         crash.point("close.before_commit")

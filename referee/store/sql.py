@@ -11,6 +11,7 @@ there they only check).
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -18,6 +19,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 from referee.store import archiving
 from referee.store.rows import _dumps, _iso, _row, _turn
+
+_ENQUEUE = "INSERT INTO outbox (dedupe, match, recipient, message, next_try, created) VALUES "
+_ROW = "(?,?,?,?,?,?)"
+_ONCE = " ON CONFLICT DO NOTHING"   # a dedupe key queued or sent already
 
 # the next place in a match's list (players, observers, history keep the order they came in)
 _NEXT_SEQ = "(SELECT COALESCE(MAX(seq), 0) + 1 FROM {table} WHERE match=?)"
@@ -50,6 +55,7 @@ class SqlStore:
 
         self._db = backend
         self.dialect: str = backend.dialect
+        self._batched = threading.local()   # enqueue_batch's rows, per thread
         try:
             # ``migrate``: bring an older store up to date (``referee migrate``); the versions applied
             self.migrated: list[int] = migrations.open_checked(self, migrate)
@@ -247,10 +253,33 @@ class SqlStore:
 
     # -- outbox ------------------------------------------------------------
     def enqueue(self, dedupe: str, match: str | None, recipient: str, message: bytes, now: datetime) -> bool:
-        """Queue a message once per dedupe key; False if the key is already queued or sent."""
-        return self._exec("INSERT INTO outbox (dedupe, match, recipient, message, next_try, created)"
-                          " VALUES (?,?,?,?,?,?) ON CONFLICT DO NOTHING",
-                          (dedupe, match, recipient, message, _iso(now), _iso(now))) == 1
+        """Queue a message once per dedupe key; False if the key is already queued or sent
+        (in ``enqueue_batch``: True, the row inserted when the batch ends)."""
+        row = (dedupe, match, recipient, message, _iso(now), _iso(now))
+        batch = getattr(self._batched, "rows", None)
+        if batch is not None:
+            batch.append(row)
+            return True
+        return self._exec(_ENQUEUE + _ROW + _ONCE, row) == 1
+
+    @contextmanager
+    def enqueue_batch(self) -> Iterator[None]:
+        """Within it (and this thread's transaction) ``enqueue`` only collects its rows; they
+        are inserted when it ends, up to 100 a statement: a close queues one report per
+        reader, and each statement is a round trip on PostgreSQL.  Nothing is inserted if
+        the block raises."""
+        if getattr(self._batched, "rows", None) is not None:   # an outer batch inserts them
+            yield
+            return
+        rows: list[tuple] = []
+        self._batched.rows = rows
+        try:
+            yield
+        finally:
+            self._batched.rows = None
+        for start in range(0, len(rows), 100):
+            part = rows[start:start + 100]
+            self._exec(_ENQUEUE + ",".join([_ROW] * len(part)) + _ONCE, tuple(v for r in part for v in r))
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
         # answers and notices before reports: a confirmation never waits behind a league's reports
