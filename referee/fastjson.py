@@ -39,6 +39,27 @@ def plain(data: Any, floats: bool) -> bool:
     return True
 
 
+# orjson reads an integer beyond 64 bits as a float, ``json`` as an int: a text with a run of
+# 19 digits (every such integer has one) is left to ``json``.  Found at C speed: every digit
+# becomes "9", every other byte a blank, and the run is looked for.
+_DIGITS = bytes(57 if chr(b).isdigit() and b < 128 else 32 for b in range(256))
+_LONG_RUN = b"9" * 19
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads(text)``, through orjson where that gives the same value (about
+    twice as fast): not for integers beyond 64 bits, and what orjson refuses (NaN,
+    Infinity, a lone surrogate, an exponent beyond a float) goes to ``json``, which
+    reads or refuses it as before."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if _LONG_RUN not in raw.translate(_DIGITS):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
 def dumps_sorted(data: Any) -> str:
     """A value that ``json.loads`` reads back as ``json.loads(json.dumps(data,
     sort_keys=True, ensure_ascii=False))`` does (the text may differ: no blanks)."""

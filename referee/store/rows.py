@@ -3,7 +3,6 @@ a match's spec decoded once per distinct text, a turn's big columns (state,
 result) decoded on first use."""
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,7 +28,7 @@ def _row(row) -> dict | None:
         if k == "spec":
             v = spec_cache.decode(v)   # a match's spec: decoded once per distinct text
         elif k in _JSON and isinstance(v, str):
-            v = json.loads(v)
+            v = fastjson.loads(v)
         out[k] = v
     return out
 
@@ -40,7 +39,7 @@ class _TurnRow(dict):
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)
         if key in ("state", "result") and isinstance(value, str):
-            value = json.loads(value)
+            value = fastjson.loads(value)
             self[key] = value
         return value
 
@@ -59,7 +58,7 @@ def _turn(row) -> dict | None:
         return None
     out = _TurnRow(zip(row.keys(), tuple(row)))
     out["seed"] = int(out["seed"])
-    out["awaiting"] = json.loads(out["awaiting"])
+    out["awaiting"] = fastjson.loads(out["awaiting"])
     return out
 
 
