@@ -56,14 +56,14 @@ class CloseCommit:
             if not forced:
                 return Verdict.BUSY
             self.store.claim_match(match_id, wait=True)   # the GM's close waits for the other worker's
+        if close_rows.inputs(self.store, match_id) == plan.inputs:
+            return None   # the match's row and its newest turn too: still the open turn worked out
         turn = self.store.current_turn(match_id)
         match = self.store.match(match_id)
         if match is None or turn is None or match["status"] == "ended" or turn["status"] != "open" \
                 or turn["number"] != plan.turn["number"]:
             return Verdict.GONE
-        if close_rows.inputs(self.store, match_id) != plan.inputs:
-            return Verdict.CHANGED
-        return None
+        return Verdict.CHANGED
 
     def store_plan(self, plan: Plan, staged: list | None) -> None:
         """Everything the close writes, in the caller's transaction, the match claimed and checked."""

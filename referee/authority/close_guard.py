@@ -42,8 +42,9 @@ class CloseGuard:
         missing = [p for p in self.lookups.still_awaited(match_id, turn) if not p.startswith("@")]
         # the share is of the whole table: in a stage that awaits only some players (one player's
         # plan, a retreat) their silence is no sign of a lost mailbox or a broken route
-        table = max(len(awaited), len(self.store.player_names(match_id)))
-        if not options.hold or not awaited or len(missing) <= options.missing_share * table:
+        # (the seats are read only when the awaited alone do not settle it: most closes have everyone in)
+        if not options.hold or not awaited or len(missing) <= options.missing_share * len(awaited) \
+                or len(missing) <= options.missing_share * len(self.store.player_names(match_id)):
             self.release(match_id)
             return True
         before = self.store.turn(match_id, turn["number"] - 1)
