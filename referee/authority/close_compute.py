@@ -217,6 +217,7 @@ class Shared:
         self.names = self.lookups.names(match["id"])
         self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
         self._before = before         # None: no standings (the GM's preview shows none)
+        self._after: dict | None = None
         self._public = None
         self._old = None
         self._drawn: dict[str, str | None] = {}
@@ -248,9 +249,9 @@ class Shared:
         if self._before is None:
             return []
         if lang not in self._tables:
-            if "_after" not in self._tables:
-                self._tables["_after"] = standings.read(self.rules, self.res.state)   # type: ignore[assignment]
-            self._tables[lang] = standings.table(self.rules, self._before, self._tables["_after"], lang, self.names)
+            if self._after is None:
+                self._after = standings.read(self.rules, self.res.state)
+            self._tables[lang] = standings.table(self.rules, self._before, self._after, lang, self.names)
         return self._tables[lang]
 
     def next_info(self, lang: str) -> dict | None:
