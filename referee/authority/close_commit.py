@@ -42,8 +42,9 @@ class CloseCommit:
         self.store, self.archive, self.queue = parts.store, parts.archive, parts.queue
 
     def stage(self, plan: Plan) -> list | None:
-        """Write the close's reports next to their places in the archive; None when the disk
-        refuses them: the bodies then stay in the stored result until ``archive_turn`` writes them."""
+        """Write the close's reports next to their places in the archive, synced (the store will
+        not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
+        in the stored result until ``archive_turn`` writes them."""
         try:
             return archive_files.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports())
         except OSError:
