@@ -8,6 +8,10 @@ variable it was not given is refused when the template loads; what the body
 imports or includes sees the same narrow context, and reading anything else
 there fails on render (the environments are strict about undefined names).
 
+A value may leave out what its part does not read, so readers who differ only
+there still share the part: ``pub=view.public | without("since_last_turn")``
+(the ``without`` filter the extension brings: a copy of a dict without those keys).
+
 The text is cached by (the compiled body, a digest of the values).  The digest
 is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
 bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
@@ -113,6 +117,11 @@ class PartCache:
             self._chars = 0
 
 
+def without(value: dict, *keys: str) -> dict:
+    """A copy of the dict ``value`` without ``keys`` (missing ones are fine)."""
+    return {k: v for k, v in value.items() if k not in keys}
+
+
 class SharedExtension(Extension):
     """The ``shared`` tag; the environment's ``shared_parts`` (a PartCache) holds the texts."""
 
@@ -121,6 +130,7 @@ class SharedExtension(Extension):
     def __init__(self, environment) -> None:
         super().__init__(environment)
         environment.extend(shared_parts=PartCache())
+        environment.filters.setdefault("without", without)
         self._bodies: dict[int, Any] = {}
 
     def parse(self, parser):
