@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import css_inline
 import jinja2
 import jinja2.meta
+import jinja2.runtime
 from markupsafe import escape
 
 from referee.render_shared import SharedExtension
@@ -56,6 +58,23 @@ def game_template_dirs() -> list[Path]:
 
 
 _DICT_NAMES = frozenset(dir(dict))
+# callables Jinja passes nothing to (a builtin method cannot carry pass_context, a macro
+# never does): called straight, without Context.call's look-ups (a macro or d.get() a call)
+_PLAIN_CALLS = frozenset({types.BuiltinMethodType, jinja2.runtime.Macro})
+
+
+class _Context(jinja2.runtime.Context):
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own signature)
+        if type(__obj) not in _PLAIN_CALLS:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:   # as Context.call answers it
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
 
 
 class _Environment(jinja2.Environment):
@@ -63,14 +82,21 @@ class _Environment(jinja2.Environment):
     context is plain dicts, so for a dict the item is looked up first (a sixth
     of a close's rendering time).  Names of dict methods (``items``, ``get`` ...)
     keep Jinja's order, so ``d.items()`` means what it always meant.
+    Calls of macros and builtin methods skip Jinja's checks for what to pass
+    them (``_Context``).
 
     With ``track_reads`` the environment keeps, for every template it compiles,
     the names the template reads from its context (from the tree it compiles, so
     asking costs no second parse: a second parse also compiled every shared part
     again, 50 ms a template)."""
 
+    context_class = _Context
+
     def __init__(self, *args: Any, track_reads: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # the compiled templates call environment.getattr for every a.b: bound once here,
+        # not again on each of those (half a million a close)
+        self.getattr = self.getattr  # type: ignore[method-assign]
         self.track_reads = track_reads
         self.reads: dict[str, frozenset[str]] = {}
 
@@ -81,7 +107,9 @@ class _Environment(jinja2.Environment):
         return tree
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_NAMES:
+        if type(obj) is dict:
+            if attribute in _DICT_NAMES:   # d.get, d.items: what Jinja's own order finds first
+                return getattr(obj, attribute)
             try:
                 return obj[attribute]
             except KeyError:
