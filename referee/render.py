@@ -20,7 +20,7 @@ import jinja2.meta
 import jinja2.runtime
 from markupsafe import escape
 
-from referee.render_shared import SharedExtension
+from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -207,9 +207,10 @@ class Renderer:
         """A game's report body (text, optional HTML) in ``lang`` or the game's own language."""
         use = lang if lang in languages else languages[0]
         self.last_game_template = f"{game}/report.{use}.txt.j2"
-        text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
         html_name = f"{game}/report.{use}.html.j2"
-        html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
+        with one_report():   # the text's and the HTML's shared parts digest the same values once
+            text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
+            html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
         return text, html
 
     def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None,

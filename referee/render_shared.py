@@ -17,6 +17,12 @@ is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
 bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
 True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
 the body every time, which is slower but the same text.
+
+Inside ``one_report()`` (the renderer enters it for the text and HTML of one
+reader's report) a value is digested once: the text's and the HTML's parts are
+given the same public view, and the values of one report do not change while it
+renders.  Those digests are remembered by the value's identity, holding the
+value, for that scope only; ``without`` gives the same copy again there too.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ import itertools
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from jinja2 import nodes
@@ -66,7 +74,7 @@ class _PlainPickler(pickle.Pickler):
         raise NotDigestible(type(obj).__name__)
 
 
-def digest(values: dict, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
+def digest(values: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
     """SHA-256 of plain ``values``, or None if they are not plain data or larger than ``cap``."""
     sink = _Capped(cap)
     try:
@@ -74,6 +82,38 @@ def digest(values: dict, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
     except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
         return None
     return sink.hash.digest()
+
+
+_scope = threading.local()   # .memo: {id(value): (value, digest)} while one report renders
+
+
+@contextmanager
+def one_report() -> Iterator[None]:
+    """The values given to shared parts do not change until this ends: each is digested once."""
+    outer = getattr(_scope, "memo", None)
+    if outer is None:
+        _scope.memo = {}
+    try:
+        yield
+    finally:
+        _scope.memo = outer
+
+
+def digest_of(values: dict) -> bytes | None:
+    """The cache key's digest of a part's ``values``: a digest of each value's own
+    ``digest`` (inside ``one_report()`` remembered), or None if one has none."""
+    memo = getattr(_scope, "memo", None)
+    outer = hashlib.sha256()
+    for name, value in values.items():
+        held = None if memo is None else memo.get(id(value))
+        if held is None or held[0] is not value:
+            held = (value, digest(value))
+            if memo is not None:
+                memo[id(value)] = held
+        if held[1] is None:
+            return None
+        outer.update(b"%d:%s=%s;" % (len(name), name.encode(), held[1]))
+    return outer.digest()
 
 
 class PartCache:
@@ -118,8 +158,16 @@ class PartCache:
 
 
 def without(value: dict, *keys: str) -> dict:
-    """A copy of the dict ``value`` without ``keys`` (missing ones are fine)."""
-    return {k: v for k, v in value.items() if k not in keys}
+    """A copy of the dict ``value`` without ``keys`` (missing ones are fine); inside
+    ``one_report()`` the same copy each time it is asked for the same value and keys."""
+    memo = getattr(_scope, "memo", None)
+    if memo is None:
+        return {k: v for k, v in value.items() if k not in keys}
+    key = ("without", id(value), keys)
+    held = memo.get(key)
+    if held is None or held[0] is not value:
+        held = memo[key] = (value, {k: v for k, v in value.items() if k not in keys})
+    return held[1]
 
 
 class SharedExtension(Extension):
@@ -163,7 +211,7 @@ class SharedExtension(Extension):
 
     def _render(self, token: int, values: dict) -> str:
         body = self._bodies[token]
-        key = digest(values)
+        key = digest_of(values)
         if key is None:
             return body.render(values)
         cache: PartCache = self.environment.shared_parts
