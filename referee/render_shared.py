@@ -12,7 +12,8 @@ A value may leave out what its part does not read, so readers who differ only
 there still share the part: ``pub=view.public | without("since_last_turn")``
 (the ``without`` filter the extension brings: a copy of a dict without those keys).
 
-The text is cached by (the compiled body, a digest of the values).  The digest
+The text is cached by (the compiled body, a digest of the values): the body is
+compiled as a block of its template's own code, so a reloaded template's body is a new one.  The digest
 is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
 bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
 True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import itertools
 import pickle
 import threading
 from collections import OrderedDict
@@ -40,9 +40,9 @@ from jinja2 import nodes
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.ext import Extension
 from jinja2.meta import find_undeclared_variables
+from jinja2.runtime import new_context
 
 MAX_DIGEST_BYTES = 1 << 20          # a larger set of values is rendered, not digested
-_tokens = itertools.count(1)        # one per compiled body: a reloaded template's body is a new one
 
 
 class NotDigestible(Exception):
@@ -179,7 +179,6 @@ class SharedExtension(Extension):
         super().__init__(environment)
         environment.extend(shared_parts=PartCache())
         environment.filters.setdefault("without", without)
-        self._bodies: dict[int, Any] = {}
 
     def parse(self, parser):
         lineno = next(parser.stream).lineno
@@ -202,21 +201,27 @@ class SharedExtension(Extension):
             raise TemplateSyntaxError(f"a shared part reads {', '.join(sorted(unknown))}, which it is not given "
                                       f"(it sees only {', '.join(names) or 'nothing'})",
                                       lineno, parser.name, parser.filename)
-        env = self.environment
-        code = env.compile(tree, parser.name, parser.filename)
-        token = next(_tokens)
-        self._bodies[token] = env.template_class.from_code(env, code, env.make_globals(None), None)
-        call = self.call_method("_render", [nodes.Const(token), nodes.Dict(pairs, lineno=lineno)], lineno=lineno)
-        return nodes.Output([nodes.MarkSafeIfAutoescape(call, lineno=lineno)], lineno=lineno)
+        # the body becomes a block of the template (never output where it stands): compiled
+        # with the template's own code, so a bytecode cache holds it too, and rendered by
+        # _render in a context of its own that holds only the named values
+        parser.shared_parts = n = getattr(parser, "shared_parts", 0) + 1
+        name = f"shared_{hashlib.sha256((parser.name or '').encode()).hexdigest()[:12]}_{n}"
+        block = nodes.Block(name, body, False, False, lineno=lineno)
+        hidden = nodes.If(nodes.Const(False), [block], [], [], lineno=lineno)
+        call = self.call_method("_render", [nodes.Const(name), nodes.Dict(pairs, lineno=lineno),
+                                            nodes.ContextReference()], lineno=lineno)
+        return [hidden, nodes.Output([nodes.MarkSafeIfAutoescape(call, lineno=lineno)], lineno=lineno)]
 
-    def _render(self, token: int, values: dict) -> str:
-        body = self._bodies[token]
+    def _render(self, name: str, values: dict, context) -> str:
+        body = context.blocks[name][0]
         key = digest_of(values)
-        if key is None:
-            return body.render(values)
-        cache: PartCache = self.environment.shared_parts
-        part = cache.get((token, key))
-        if part is None:
-            part = body.render(values)
-            cache.put((token, key), part)
+        if key is not None:
+            part = self.environment.shared_parts.get((body, key))
+            if part is not None:
+                return part
+        env = self.environment
+        blocks = {k: v[0] for k, v in context.blocks.items()}
+        part = env.concat(body(new_context(env, context.name, blocks, values, False, env.globals)))
+        if key is not None:
+            self.environment.shared_parts.put((body, key), part)
         return part
