@@ -20,6 +20,7 @@ import jinja2.meta
 import jinja2.runtime
 from markupsafe import escape
 
+from referee.render_cache import compiled_templates
 from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -85,10 +86,9 @@ class _Environment(jinja2.Environment):
     Calls of macros and builtin methods skip Jinja's checks for what to pass
     them (``_Context``).
 
-    With ``track_reads`` the environment keeps, for every template it compiles,
-    the names the template reads from its context (from the tree it compiles, so
-    asking costs no second parse: a second parse also compiled every shared part
-    again, 50 ms a template)."""
+    With ``track_reads`` every template it compiles notes in its code the names
+    it reads from its context (``reads_of``), taken from the tree it compiles:
+    asking costs no second parse (50 ms a template)."""
 
     context_class = _Context
 
@@ -98,13 +98,19 @@ class _Environment(jinja2.Environment):
         # not again on each of those (half a million a close)
         self.getattr = self.getattr  # type: ignore[method-assign]
         self.track_reads = track_reads
-        self.reads: dict[str, frozenset[str]] = {}
 
-    def _parse(self, source: str, name: str | None, filename: str | None) -> jinja2.nodes.Template:
-        tree = super()._parse(source, name, filename)
-        if self.track_reads and name is not None:
-            self.reads[name] = frozenset(jinja2.meta.find_undeclared_variables(tree))
-        return tree
+    def _generate(self, source: jinja2.nodes.Template, name: str | None, filename: str | None,
+                  defer_init: bool = False) -> str:
+        if not self.track_reads:
+            return super()._generate(source, name, filename, defer_init=defer_init)
+        # written into the template's own code, so a template loaded compiled (render_cache.py) has it too
+        reads = sorted(jinja2.meta.find_undeclared_variables(source))
+        code = super()._generate(source, name, filename, defer_init=defer_init)
+        return f"{code}\nreferee_reads = frozenset({reads!r})\n"
+
+    def reads_of(self, name: str) -> frozenset[str]:
+        """The names template ``name`` reads from its context (it is compiled if need be)."""
+        return self.get_template(name).root_render_func.__globals__["referee_reads"]
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -120,18 +126,22 @@ class _Environment(jinja2.Environment):
 class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
-    def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
+    def __init__(self, extra_dirs: Sequence[Path] = (), code_cache: str | Path | None = None) -> None:
+        """``code_cache``: where compiled templates are kept between processes (render_cache.py;
+        by default ``REFEREE_TEMPLATE_CACHE`` or Jinja's folder, "off" for nowhere)."""
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         # auto_reload off: the templates ship with the package, and a check of every template's file
         # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
-        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined, auto_reload=False,
-                      keep_trailing_newline=True, trim_blocks=False, extensions=[SharedExtension])
-        self.text_env = _Environment(autoescape=False, track_reads=True, **common)
-        self.html_env = _Environment(autoescape=True, **common)
+        common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+                                      auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension])
+        self.text_env = _Environment(autoescape=False, track_reads=True, trim_blocks=False,
+                                     bytecode_cache=compiled_templates(code_cache, "text"), **common)
+        self.html_env = _Environment(autoescape=True, trim_blocks=False,
+                                     bytecode_cache=compiled_templates(code_cache, "html"), **common)
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                                           **{k: v for k, v in common.items() if k != "trim_blocks"})
+                                     bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
@@ -165,11 +175,7 @@ class Renderer:
 
     def uses(self, name: str, variable: str) -> bool:
         """Whether text template ``name`` refers to ``variable`` at all (noted when it is compiled)."""
-        reads = self.text_env.reads.get(name)
-        if reads is None:
-            self.text_env.get_template(name)
-            reads = self.text_env.reads[name]
-        return variable in reads
+        return variable in self.text_env.reads_of(name)
 
     def warm(self, all_mails: bool = False) -> list[str]:
         """Compile now what a close renders: every template of the loaded games' reports and

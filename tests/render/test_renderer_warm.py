@@ -83,6 +83,7 @@ def test_uses_parses_nothing_once_the_template_is_compiled():
         raise AssertionError("parsed again")
 
     r.text_env._parse = refuse   # type: ignore[method-assign]
+    r.text_env._generate = refuse   # type: ignore[method-assign]
     r.text_env.parse = refuse   # type: ignore[method-assign]
     assert r.uses(name, "missing") and r.uses(name, "next") and not r.uses(name, "order_form")
 
@@ -91,3 +92,59 @@ def test_has_compiles_nothing():
     r = Renderer()
     assert r.has("founding_fathers/report.en.html.j2") and not r.has("founding_fathers/report.xx.html.j2")
     assert len(r.text_env.cache) == 0 and len(r.html_env.cache) == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_renderer_loading_compiled_templates_compiles_nothing_and_renders_the_same(game, tmp_path):
+    first = Renderer(code_cache=tmp_path)
+    first.warm()
+    expected = {lang: game_reports(first, game, lang) for lang in ("en", "de")}
+    second = Renderer(code_cache=tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    for env in (second.text_env, second.html_env, second.mail_env):
+        env._parse = env._generate = refuse   # type: ignore[method-assign]
+    second.warm()
+    assert {lang: game_reports(second, game, lang) for lang in ("en", "de")} == expected
+    name = f"{game}/report.en.txt.j2"
+    assert all(second.uses(name, v) == first.uses(name, v) for v in ("missing", "next", "order_form"))
+
+
+def test_the_environments_keep_their_own_compiled_code(tmp_path):
+    folder = tmp_path / "games"
+    (folder / "g").mkdir(parents=True)
+    (folder / "g" / "t.j2").write_text("{% if x %}\n{{ x }}\n{% endif %}\n")
+    for _ in range(2):   # compiled, then loaded compiled
+        r = Renderer(extra_dirs=[folder], code_cache=tmp_path / "code")
+        got = [env.get_template("g/t.j2").render(x="<b>") for env in (r.text_env, r.html_env, r.mail_env)]
+        assert got == ["\n<b>\n\n", "\n&lt;b&gt;\n\n", "<b>\n"]
+
+
+def test_a_changed_template_is_compiled_again(tmp_path):
+    folder = tmp_path / "games"
+    (folder / "g").mkdir(parents=True)
+    (folder / "g" / "t.j2").write_text("one {{ x }}")
+    assert Renderer(extra_dirs=[folder], code_cache=tmp_path / "code").text_env.get_template("g/t.j2").render(x=1) == "one 1"
+    (folder / "g" / "t.j2").write_text("two {{ x }}")
+    assert Renderer(extra_dirs=[folder], code_cache=tmp_path / "code").text_env.get_template("g/t.j2").render(x=1) == "two 1"
+
+
+def test_no_cache_when_asked_for_none_or_its_folder_cannot_be_made(tmp_path, monkeypatch):
+    assert Renderer(code_cache="off").text_env.bytecode_cache is None
+    monkeypatch.setenv("REFEREE_TEMPLATE_CACHE", "off")
+    assert Renderer().html_env.bytecode_cache is None
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    r = Renderer(code_cache=blocker / "code")
+    assert r.text_env.bytecode_cache is None
+    assert r.text_env.get_template("mail/report.en.txt.j2") is not None
+
+
+def test_a_broken_cache_file_is_compiled_over(tmp_path):
+    first = Renderer(code_cache=tmp_path)
+    expected = game_reports(first, "founding_fathers", "en")
+    for f in tmp_path.glob("__referee_*.cache"):
+        f.write_bytes(f.read_bytes()[:40])
+    assert game_reports(Renderer(code_cache=tmp_path), "founding_fathers", "en") == expected
