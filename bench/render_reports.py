@@ -12,9 +12,15 @@ recording every call the close makes to the renderer (``game_report`` and
 ``--rounds`` times each, alternating, each round with cold shared-part caches
 (one round is one close's rendering).  Every output of both must be the same
 string, else the bench stops.  Printed: CPU seconds (best round) of each, the
-ratio baseline / this tree, and the load average.
+ratio baseline / this tree, ms per report, the CPU of each one's first replay on a
+fresh renderer (templates compiled on the way, as a close worker's first close) and
+of this tree's ``warm()`` (compiling, and loading what an earlier warm() compiled), the CPU of writing the styles inline (css-inline, done
+when a mail is built) per report, and the load average.
 
-    python bench/render_reports.py [--n 20] [--rounds 3] [--base REV]
+``--calls FILE`` keeps the recorded calls in FILE (pickle) and replays them from
+there the next time, so a change can be measured without building the close again.
+
+    python bench/render_reports.py [--n 20] [--rounds 3] [--base REV] [--calls FILE]
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ import copy
 import importlib.util
 import io
 import os
+import pickle
 import subprocess
 import sys
 import tarfile
@@ -35,7 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import close_many  # noqa: E402
 
 from referee import pictures  # noqa: E402
-from referee.render import Renderer  # noqa: E402
+from referee.render import Renderer, inline_styles  # noqa: E402
 
 
 def baseline_renderer(rev: str, folder: Path):
@@ -77,6 +84,27 @@ def record(n: int, turns: int, root: Path) -> list[tuple]:
     return calls
 
 
+def calls_of(a, folder: Path) -> list[tuple]:
+    """The calls of ``--calls`` if that file exists, else recorded now (and kept there if asked)."""
+    if a.calls and Path(a.calls).exists():
+        with open(a.calls, "rb") as f:
+            return pickle.load(f)
+    calls = record(a.n, a.turns, folder)
+    if a.calls:
+        with open(a.calls, "wb") as f:
+            pickle.dump(calls, f)
+    return calls
+
+
+def inline_cost(calls: list[tuple]) -> float:
+    """CPU seconds of writing every report's styles inline, as the outbox does when it builds the mail."""
+    htmls = [c[2][2] for c in calls if c[0] == "report" and c[2][2]]
+    t = time.process_time()
+    for html in htmls:
+        inline_styles(html)
+    return time.process_time() - t
+
+
 def replay(renderer, calls: list[tuple]) -> tuple[float, list]:
     clear = getattr(renderer, "clear_shared", None) or renderer._parts.clear
     clear()
@@ -99,13 +127,21 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--base", default="0d267fa1")
     p.add_argument("--profile", help="write a cProfile of one replay on this tree's renderer")
+    p.add_argument("--calls", help="keep the recorded calls in this file and replay them from it next time")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        calls = record(a.n, a.turns, Path(tmp) / "close")
+        calls = calls_of(a, Path(tmp) / "close")
         base = baseline_renderer(a.base, Path(tmp) / "base")
-        mine = Renderer()
-        for r in (base, mine):   # templates compiled before anything is timed
-            replay(r, calls)
+        code = Path(tmp) / "compiled"   # this tree's cache of compiled templates, empty at first
+        mine = Renderer(code_cache=code)
+        cold = {}
+        for name, r in (("base", base), ("mine", mine)):   # templates compiled before anything is timed
+            cold[name] = replay(r, calls)[0]
+        warm_s = {}
+        for name, folder in (("compiling", "off"), ("filling", code), ("loading", code)):
+            t = time.process_time()
+            Renderer(code_cache=folder).warm()
+            warm_s[name] = time.process_time() - t
         best = {"base": float("inf"), "mine": float("inf")}
         for _ in range(a.rounds):
             for name, r in (("base", base), ("mine", mine)):
@@ -121,10 +157,18 @@ def main() -> None:
             replay(mine, calls)
             prof.disable()
             prof.dump_stats(a.profile)
+        inline_s = min(inline_cost(calls) for _ in range(a.rounds))
     reports = sum(1 for c in calls if c[0] == "report")
-    print(f"render_reports: N={a.n} matches, {reports} reports; baseline {a.base} {best['base']:.2f} s CPU, "
-          f"this tree {best['mine']:.2f} s CPU; ratio {best['base'] / best['mine']:.2f}x "
-          f"(best of {a.rounds}, outputs identical); load {os.getloadavg()[0]:.2f}")
+    ms = {k: 1000 * v / reports for k, v in best.items()}
+    print(f"render_reports: {len({c[1][1]['match']['id'] for c in calls if c[0] == 'report'})} matches, "
+          f"{reports} reports; baseline {a.base} {best['base']:.3f} s CPU ({ms['base']:.3f} ms/report), "
+          f"this tree {best['mine']:.3f} s CPU ({ms['mine']:.3f} ms/report); ratio {best['base'] / best['mine']:.2f}x "
+          f"(best of {a.rounds}, outputs identical)")
+    print(f"  first replay on a fresh renderer (compiling on the way): baseline {cold['base']:.2f} s, "
+          f"this tree {cold['mine']:.2f} s; this tree's warm() {warm_s['compiling']:.2f} s compiling, "
+          f"{warm_s['loading']:.2f} s loading them compiled (another process's)")
+    print(f"  styles written inline (css-inline, when the mail is built): {1000 * inline_s / reports:.3f} ms/report")
+    print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,11 @@ from typing import Any
 import css_inline
 import jinja2
 import jinja2.meta
+import jinja2.runtime
 from markupsafe import escape
 
-from referee.render_shared import SharedExtension
+from referee.render_cache import compiled_templates
+from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -56,16 +59,63 @@ def game_template_dirs() -> list[Path]:
 
 
 _DICT_NAMES = frozenset(dir(dict))
+# callables Jinja passes nothing to (a builtin method cannot carry pass_context, a macro
+# never does): called straight, without Context.call's look-ups (a macro or d.get() a call)
+_PLAIN_CALLS = frozenset({types.BuiltinMethodType, jinja2.runtime.Macro})
+
+
+class _Context(jinja2.runtime.Context):
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own signature)
+        if type(__obj) not in _PLAIN_CALLS:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:   # as Context.call answers it
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
 
 
 class _Environment(jinja2.Environment):
     """Jinja's ``a.b`` tries the attribute first, then the item; a report's
     context is plain dicts, so for a dict the item is looked up first (a sixth
     of a close's rendering time).  Names of dict methods (``items``, ``get`` ...)
-    keep Jinja's order, so ``d.items()`` means what it always meant."""
+    keep Jinja's order, so ``d.items()`` means what it always meant.
+    Calls of macros and builtin methods skip Jinja's checks for what to pass
+    them (``_Context``).
+
+    With ``track_reads`` every template it compiles notes in its code the names
+    it reads from its context (``reads_of``), taken from the tree it compiles:
+    asking costs no second parse (50 ms a template)."""
+
+    context_class = _Context
+
+    def __init__(self, *args: Any, track_reads: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the compiled templates call environment.getattr for every a.b: bound once here,
+        # not again on each of those (half a million a close)
+        self.getattr = self.getattr  # type: ignore[method-assign]
+        self.track_reads = track_reads
+
+    def _generate(self, source: jinja2.nodes.Template, name: str | None, filename: str | None,
+                  defer_init: bool = False) -> str:
+        if not self.track_reads:
+            return super()._generate(source, name, filename, defer_init=defer_init)
+        # written into the template's own code, so a template loaded compiled (render_cache.py) has it too
+        reads = sorted(jinja2.meta.find_undeclared_variables(source))
+        code = super()._generate(source, name, filename, defer_init=defer_init)
+        return f"{code}\nreferee_reads = frozenset({reads!r})\n"
+
+    def reads_of(self, name: str) -> frozenset[str]:
+        """The names template ``name`` reads from its context (it is compiled if need be)."""
+        return self.get_template(name).root_render_func.__globals__["referee_reads"]
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_NAMES:
+        if type(obj) is dict:
+            if attribute in _DICT_NAMES:   # d.get, d.items: what Jinja's own order finds first
+                return getattr(obj, attribute)
             try:
                 return obj[attribute]
             except KeyError:
@@ -76,19 +126,22 @@ class _Environment(jinja2.Environment):
 class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
-    def __init__(self, extra_dirs: Sequence[Path] = ()) -> None:
+    def __init__(self, extra_dirs: Sequence[Path] = (), code_cache: str | Path | None = None) -> None:
+        """``code_cache``: where compiled templates are kept between processes (render_cache.py;
+        by default ``REFEREE_TEMPLATE_CACHE`` or Jinja's folder, "off" for nowhere)."""
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         # auto_reload off: the templates ship with the package, and a check of every template's file
         # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
-        common = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined, auto_reload=False,
-                      keep_trailing_newline=True, trim_blocks=False, extensions=[SharedExtension])
-        self.text_env = _Environment(autoescape=False, **common)
-        self.html_env = _Environment(autoescape=True, **common)
+        common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+                                      auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension])
+        self.text_env = _Environment(autoescape=False, track_reads=True, trim_blocks=False,
+                                     bytecode_cache=compiled_templates(code_cache, "text"), **common)
+        self.html_env = _Environment(autoescape=True, trim_blocks=False,
+                                     bytecode_cache=compiled_templates(code_cache, "html"), **common)
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                                           **{k: v for k, v in common.items() if k != "trim_blocks"})
-        self._uses: dict[tuple[str, str], bool] = {}
+                                     bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
             env.filters["indent_block"] = _indent_block
@@ -97,8 +150,8 @@ class Renderer:
 
     def has(self, name: str) -> bool:
         if name not in self._has:   # asked three times a report; a missing one raised each time
-            try:
-                self.text_env.get_template(name)
+            try:   # the source only: compiling it here compiled HTML templates in the text environment too
+                self.text_env.loader.get_source(self.text_env, name)
                 self._has[name] = True
             except jinja2.TemplateNotFound:
                 self._has[name] = False
@@ -121,20 +174,49 @@ class Renderer:
             env.shared_parts.clear()
 
     def uses(self, name: str, variable: str) -> bool:
-        """Whether template ``name`` refers to ``variable`` at all (read from its source once)."""
-        key = (name, variable)
-        if key not in self._uses:
-            source = self.text_env.loader.get_source(self.text_env, name)[0]
-            self._uses[key] = variable in jinja2.meta.find_undeclared_variables(self.text_env.parse(source))
-        return self._uses[key]
+        """Whether text template ``name`` refers to ``variable`` at all (noted when it is compiled)."""
+        return variable in self.text_env.reads_of(name)
+
+    def warm(self, all_mails: bool = False) -> list[str]:
+        """Compile now what a close renders: every template of the loaded games' reports and
+        the referee's report mail, each in the environments that use it (a close worker
+        calls this at start, so its first closes compile nothing: ~1 s of CPU otherwise).
+        ``all_mails`` adds every other mail of the referee's.  Returns the names compiled."""
+        from referee import registry
+        games = set(registry.names())
+        done = []
+        for name in self.text_env.list_templates(filter_func=lambda n: n.endswith(".j2")):
+            for env in self._envs_of(name, games, all_mails):
+                env.get_template(name)
+                done.append(name)
+        return sorted(set(done))
+
+    def _envs_of(self, name: str, games: set[str], all_mails: bool) -> list[_Environment]:
+        """The environments that render template ``name`` (by the folders' naming rules)."""
+        folder, _, base = name.rpartition("/")
+        if name == "report_style.css.j2":
+            return [self.html_env]
+        if folder == "mail":
+            if base.startswith("report_html."):
+                return [self.html_env]
+            wanted = all_mails or base.startswith(("report.", "_"))
+            return [self.mail_env] if wanted and ".html." not in base else []
+        if folder not in games:
+            return []
+        if base.startswith("report.") and ".txt." in base:
+            return [self.text_env]
+        if ".html." in base or base.startswith(("_html", "_sentences")):
+            return [self.html_env]
+        return [self.text_env, self.html_env]   # the words and names both reports import
 
     def game_report(self, game: str, languages: Sequence[str], lang: str, ctx: dict) -> tuple[str, str | None]:
         """A game's report body (text, optional HTML) in ``lang`` or the game's own language."""
         use = lang if lang in languages else languages[0]
         self.last_game_template = f"{game}/report.{use}.txt.j2"
-        text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
         html_name = f"{game}/report.{use}.html.j2"
-        html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
+        with one_report():   # the text's and the HTML's shared parts digest the same values once
+            text = self.text_env.get_template(f"{game}/report.{use}.txt.j2").render(**ctx)
+            html = self.html_env.get_template(html_name).render(**ctx) if self.has(html_name) else None
         return text, html
 
     def report(self, lang: str, ctx: dict, body_text: str, body_html: str | None,

@@ -8,29 +8,41 @@ variable it was not given is refused when the template loads; what the body
 imports or includes sees the same narrow context, and reading anything else
 there fails on render (the environments are strict about undefined names).
 
-The text is cached by (the compiled body, a digest of the values).  The digest
+A value may leave out what its part does not read, so readers who differ only
+there still share the part: ``pub=view.public | without("since_last_turn")``
+(the ``without`` filter the extension brings: a copy of a dict without those keys).
+
+The text is cached by (the compiled body, a digest of the values): the body is
+compiled as a block of its template's own code, so a reloaded template's body is a new one.  The digest
 is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
 bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
 True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
 the body every time, which is slower but the same text.
+
+Inside ``one_report()`` (the renderer enters it for the text and HTML of one
+reader's report) a value is digested once: the text's and the HTML's parts are
+given the same public view, and the values of one report do not change while it
+renders.  Those digests are remembered by the value's identity, holding the
+value, for that scope only; ``without`` gives the same copy again there too.
 """
 from __future__ import annotations
 
 import hashlib
 import io
-import itertools
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from jinja2 import nodes
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.ext import Extension
 from jinja2.meta import find_undeclared_variables
+from jinja2.runtime import new_context
 
 MAX_DIGEST_BYTES = 1 << 20          # a larger set of values is rendered, not digested
-_tokens = itertools.count(1)        # one per compiled body: a reloaded template's body is a new one
 
 
 class NotDigestible(Exception):
@@ -62,7 +74,7 @@ class _PlainPickler(pickle.Pickler):
         raise NotDigestible(type(obj).__name__)
 
 
-def digest(values: dict, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
+def digest(values: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
     """SHA-256 of plain ``values``, or None if they are not plain data or larger than ``cap``."""
     sink = _Capped(cap)
     try:
@@ -70,6 +82,38 @@ def digest(values: dict, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
     except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
         return None
     return sink.hash.digest()
+
+
+_scope = threading.local()   # .memo: {id(value): (value, digest)} while one report renders
+
+
+@contextmanager
+def one_report() -> Iterator[None]:
+    """The values given to shared parts do not change until this ends: each is digested once."""
+    outer = getattr(_scope, "memo", None)
+    if outer is None:
+        _scope.memo = {}
+    try:
+        yield
+    finally:
+        _scope.memo = outer
+
+
+def digest_of(values: dict) -> bytes | None:
+    """The cache key's digest of a part's ``values``: a digest of each value's own
+    ``digest`` (inside ``one_report()`` remembered), or None if one has none."""
+    memo = getattr(_scope, "memo", None)
+    outer = hashlib.sha256()
+    for name, value in values.items():
+        held = None if memo is None else memo.get(id(value))
+        if held is None or held[0] is not value:
+            held = (value, digest(value))
+            if memo is not None:
+                memo[id(value)] = held
+        if held[1] is None:
+            return None
+        outer.update(b"%d:%s=%s;" % (len(name), name.encode(), held[1]))
+    return outer.digest()
 
 
 class PartCache:
@@ -113,6 +157,19 @@ class PartCache:
             self._chars = 0
 
 
+def without(value: dict, *keys: str) -> dict:
+    """A copy of the dict ``value`` without ``keys`` (missing ones are fine); inside
+    ``one_report()`` the same copy each time it is asked for the same value and keys."""
+    memo = getattr(_scope, "memo", None)
+    if memo is None:
+        return {k: v for k, v in value.items() if k not in keys}
+    key = ("without", id(value), keys)
+    held = memo.get(key)
+    if held is None or held[0] is not value:
+        held = memo[key] = (value, {k: v for k, v in value.items() if k not in keys})
+    return held[1]
+
+
 class SharedExtension(Extension):
     """The ``shared`` tag; the environment's ``shared_parts`` (a PartCache) holds the texts."""
 
@@ -121,7 +178,7 @@ class SharedExtension(Extension):
     def __init__(self, environment) -> None:
         super().__init__(environment)
         environment.extend(shared_parts=PartCache())
-        self._bodies: dict[int, Any] = {}
+        environment.filters.setdefault("without", without)
 
     def parse(self, parser):
         lineno = next(parser.stream).lineno
@@ -144,21 +201,27 @@ class SharedExtension(Extension):
             raise TemplateSyntaxError(f"a shared part reads {', '.join(sorted(unknown))}, which it is not given "
                                       f"(it sees only {', '.join(names) or 'nothing'})",
                                       lineno, parser.name, parser.filename)
-        env = self.environment
-        code = env.compile(tree, parser.name, parser.filename)
-        token = next(_tokens)
-        self._bodies[token] = env.template_class.from_code(env, code, env.make_globals(None), None)
-        call = self.call_method("_render", [nodes.Const(token), nodes.Dict(pairs, lineno=lineno)], lineno=lineno)
-        return nodes.Output([nodes.MarkSafeIfAutoescape(call, lineno=lineno)], lineno=lineno)
+        # the body becomes a block of the template (never output where it stands): compiled
+        # with the template's own code, so a bytecode cache holds it too, and rendered by
+        # _render in a context of its own that holds only the named values
+        parser.shared_parts = n = getattr(parser, "shared_parts", 0) + 1
+        name = f"shared_{hashlib.sha256((parser.name or '').encode()).hexdigest()[:12]}_{n}"
+        block = nodes.Block(name, body, False, False, lineno=lineno)
+        hidden = nodes.If(nodes.Const(False), [block], [], [], lineno=lineno)
+        call = self.call_method("_render", [nodes.Const(name), nodes.Dict(pairs, lineno=lineno),
+                                            nodes.ContextReference()], lineno=lineno)
+        return [hidden, nodes.Output([nodes.MarkSafeIfAutoescape(call, lineno=lineno)], lineno=lineno)]
 
-    def _render(self, token: int, values: dict) -> str:
-        body = self._bodies[token]
-        key = digest(values)
-        if key is None:
-            return body.render(values)
-        cache: PartCache = self.environment.shared_parts
-        part = cache.get((token, key))
-        if part is None:
-            part = body.render(values)
-            cache.put((token, key), part)
+    def _render(self, name: str, values: dict, context) -> str:
+        body = context.blocks[name][0]
+        key = digest_of(values)
+        if key is not None:
+            part = self.environment.shared_parts.get((body, key))
+            if part is not None:
+                return part
+        env = self.environment
+        blocks = {k: v[0] for k, v in context.blocks.items()}
+        part = env.concat(body(new_context(env, context.name, blocks, values, False, env.globals)))
+        if key is not None:
+            self.environment.shared_parts.put((body, key), part)
         return part

@@ -167,3 +167,29 @@ def test_a_real_report_shares_its_public_part_and_keeps_each_readers_own(lang):
     for env_ in (fresh.text_env, fresh.html_env):
         env_.shared_parts = PartCache(entries=0)
     assert _ratsspiel_reports(fresh, lang) == reports
+
+
+def test_one_report_digests_a_value_once_and_gives_the_key_an_equal_value_gets():
+    from referee.render_shared import digest_of, one_report, without
+    pub = {"n": [1, 2], "mine": 7}
+    outside = digest_of({"pub": pub, "X": "en"})
+    with one_report():
+        inside = digest_of({"pub": pub, "X": "en"})
+        assert digest_of({"pub": pub, "X": "en"}) == inside
+        assert without(pub, "mine") is without(pub, "mine") and without(pub, "mine") == {"n": [1, 2]}
+    assert inside == outside == digest_of({"pub": {"n": [1, 2], "mine": 7}, "X": "en"})
+    assert digest_of({"pub": pub, "X": "de"}) != outside and digest_of({"pub": {"n": [1, 2.0], "mine": 7}, "X": "en"}) != outside
+    assert without(pub, "mine") is not without(pub, "mine")   # outside the scope a copy each time
+    assert digest_of({"a": object()}) is None
+
+
+def test_a_value_changed_between_reports_is_digested_again():
+    from referee.render_shared import one_report
+    e = env({"t": "{% shared pub=pub %}{{ pub.n }}{% endshared %}|{% shared p=pub %}{{ p.n }}{% endshared %}"})
+    t = e.get_template("t")
+    pub = {"n": 1}
+    with one_report():
+        assert t.render(pub=pub) == "1|1"
+    pub["n"] = 2
+    with one_report():
+        assert t.render(pub=pub) == "2|2"
