@@ -171,8 +171,24 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
+def pictures_ready() -> None:
+    """Wait until every picture handed to the picture workers is rendered (none is cancelled)."""
+    for future in list(pictures._ready.values()):
+        try:
+            future.result()
+        except Exception:   # cancelled or failed: the sending renders it
+            pass
+
+
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True) -> dict:
+    from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
+
+    # like for like: both variants at the close workers' priority (the pool's workers get no extra niceness),
+    # every picture kept until sent (no PNG rendered twice), the templates compiled before the clock starts
+    # (the service's in-process closes compile them at its first close, the workers when they start)
+    os.nice(close_pool.NICE)
+    pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -185,21 +201,33 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         games_s = games_own_work(ref, n)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
-        pool = ClosePool(Recipe.of(ref), workers) if workers else None
+        pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
         if pool is not None:
-            pool.warm()   # the workers' start-up is not the close's
+            pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
+        else:
+            close_pool.warm_renderer(ref.renderer)
+            pictures.warm()
         pids = pool.pids() if pool is not None else []
-        workers_before = cpu_of(pids)
+        drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
+        workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         if profile:
             import cProfile
-            prof = cProfile.Profile()
+            prof = cProfile.Profile(time.process_time)
             prof.enable()
         load = os.getloadavg()
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
+        while report.more:   # the pool hands out a part a call
+            more = ref.tick(pool=pool)
+            report.closed += more.closed
+            report.failed += more.failed
+            report.more = more.more
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
+        pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick; the pool: none left
+        ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
+        drawers_cpu = cpu_of(drawers) - drawers_before
         if profile:
             prof.disable()
             prof.dump_stats(profile)
@@ -225,7 +253,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
-                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
@@ -271,6 +299,14 @@ def main() -> None:
                 first.setdefault(n, r)
                 base = first[n]
                 cpu = r["tick_cpu"] + r["close_workers_cpu"]
+                ready_cpu = r["ready_cpu"] + r["close_workers_cpu"] + r["drawers_cpu"]
+                print(f"N={n:5d} workers={w}: READY (closed, archived, queued, every PNG rendered) "
+                      f"{r['ready_s']:7.2f} s wall ({r['ready_s'] / base['ready_s']:.2f}x the first variant), "
+                      f"CPU {ready_cpu:6.2f} s all processes ({ready_cpu / (base['ready_cpu'] + base['close_workers_cpu'] + base['drawers_cpu']):.2f}x) "
+                      f"= {r['ready_cpu']:.2f} parent + {r['close_workers_cpu']:.2f} close workers + "
+                      f"{r['drawers_cpu']:.2f} picture workers; ratio to the games' own work "
+                      f"({r['games_s']:.2f} s CPU): {ready_cpu / r['games_s']:.2f} on CPU, "
+                      f"{r['ready_s'] / r['games_s']:.2f} on wall; load {' '.join(f'{x:.2f}' for x in r['load'])}", flush=True)
                 print(f"N={n:5d} workers={w}: tick {r['tick_s']:7.2f} s wall, CPU {r['tick_cpu']:6.2f} s parent + "
                       f"{r['close_workers_cpu']:6.2f} s close workers (their whole lives, start-up included: "
                       f"{r['pool_cpu']:.2f} s), {1000 * r['tick_s'] / n:6.1f} ms/match; games' own work "
