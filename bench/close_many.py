@@ -180,14 +180,16 @@ def pictures_ready() -> None:
             pass
 
 
-def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True) -> dict:
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0) -> dict:
     from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
 
-    # like for like: both variants at the close workers' priority (the pool's workers get no extra niceness),
-    # every picture kept until sent (no PNG rendered twice), the templates compiled before the clock starts
-    # (the service's in-process closes compile them at its first close, the workers when they start)
-    os.nice(close_pool.NICE)
+    # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
+    # on a machine shared with others' work a niced close only gets what they leave), every picture kept
+    # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
+    # in-process closes compile them at its first close, the workers when they start)
+    if nice:
+        os.nice(nice)
     pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -275,6 +277,8 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[0],
                    help="close worker processes per variant (0: the close in this process, the baseline)")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
+    p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
+                   "referee.close_pool.NICE)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -285,14 +289,15 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice)))
         return
     first: dict[int, dict] = {}
     for n in a.n:
         with tempfile.TemporaryDirectory() as folder:
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w)] + (["--skip-send"] if a.skip_send else [])
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice)] + \
+                    (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
                 r = child(*cmd)

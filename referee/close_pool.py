@@ -137,7 +137,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
     warm_renderer(ref.renderer)
     drawn: list[str] = []
-    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # the parent's picture workers render them
+    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: rendered after the close, here (_close_one)
     _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
     _profile_if_asked()
 
