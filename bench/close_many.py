@@ -12,6 +12,10 @@ process of its own (so peak memory is that N's alone):
   (players, the public view and the GM);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
+* READY, the like-for-like figure: the tick and every report's PNG rendered (in
+  process the picture workers render them beside the tick and after it; close
+  workers render their closes' PNGs inside the tick), CPU of every process;
+  both variants warm (templates compiled, workers started) before the clock;
 * then (not timed as part of the close) the outbox sends every report into a
   Maildir, and the store is measured as it stays;
 * reported: seconds for the tick, per match, the ratio tick / games' own
