@@ -132,8 +132,13 @@ def run(n: int, turns: int, every: float, quiet_rounds: int, variants: list[int 
             tempfile.TemporaryDirectory() as tmp, separate_smtp_front(s) as front:
         built = Path(tmp) / "built"
         settings = Settings(address=s.address("referee"), rate_limit_per_hour=100_000)
+        from referee import pictures
         t = time.perf_counter()
-        ref, clock = build(built, n, turns, settings)
+        workers, pictures.WORKERS = pictures.WORKERS, 0   # the build's pictures are never sent: none rendered
+        try:                                              # (a picture pool left rendering them would load the close)
+            ref, clock = build(built, n, turns, settings)
+        finally:
+            pictures.WORKERS = workers
         build_s = time.perf_counter() - t
         ref.create_match({"id": "probe", "game": "perricumer_ratsspiel", "lang": "de", "gm": s.address("gm"),
                           "early_close": False, "schedule": {"period": "30d"},

@@ -12,6 +12,10 @@ process of its own (so peak memory is that N's alone):
   (players, the public view and the GM);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
+* READY, the like-for-like figure: the tick and every report's PNG rendered (in
+  process the picture workers render them beside the tick and after it; close
+  workers render their closes' PNGs inside the tick), CPU of every process;
+  both variants warm (templates compiled, workers started) before the clock;
 * then (not timed as part of the close) the outbox sends every report into a
   Maildir, and the store is measured as it stays;
 * reported: seconds for the tick, per match, the ratio tick / games' own
@@ -171,8 +175,26 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
-def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True) -> dict:
+def pictures_ready() -> None:
+    """Wait until every picture handed to the picture workers is rendered (none is cancelled)."""
+    for future in list(pictures._ready.values()):
+        try:
+            future.result()
+        except Exception:   # cancelled or failed: the sending renders it
+            pass
+
+
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0) -> dict:
+    from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
+
+    # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
+    # on a machine shared with others' work a niced close only gets what they leave), every picture kept
+    # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
+    # in-process closes compile them at its first close, the workers when they start)
+    if nice:
+        os.nice(nice)
+    pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -185,21 +207,33 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         games_s = games_own_work(ref, n)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
-        pool = ClosePool(Recipe.of(ref), workers) if workers else None
+        pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
         if pool is not None:
-            pool.warm()   # the workers' start-up is not the close's
+            pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
+        else:
+            close_pool.warm_renderer(ref.renderer)
+            pictures.warm()
         pids = pool.pids() if pool is not None else []
-        workers_before = cpu_of(pids)
+        drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
+        workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         if profile:
             import cProfile
-            prof = cProfile.Profile()
+            prof = cProfile.Profile(time.process_time)
             prof.enable()
         load = os.getloadavg()
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
+        while report.more:   # the pool hands out a part a call
+            more = ref.tick(pool=pool)
+            report.closed += more.closed
+            report.failed += more.failed
+            report.more = more.more
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
+        pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick; the pool: none left
+        ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
+        drawers_cpu = cpu_of(drawers) - drawers_before
         if profile:
             prof.disable()
             prof.dump_stats(profile)
@@ -225,7 +259,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
-                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
@@ -247,6 +281,8 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[0],
                    help="close worker processes per variant (0: the close in this process, the baseline)")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
+    p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
+                   "referee.close_pool.NICE)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -257,20 +293,29 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice)))
         return
     first: dict[int, dict] = {}
     for n in a.n:
         with tempfile.TemporaryDirectory() as folder:
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w)] + (["--skip-send"] if a.skip_send else [])
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice)] + \
+                    (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
                 r = child(*cmd)
                 first.setdefault(n, r)
                 base = first[n]
                 cpu = r["tick_cpu"] + r["close_workers_cpu"]
+                ready_cpu = r["ready_cpu"] + r["close_workers_cpu"] + r["drawers_cpu"]
+                print(f"N={n:5d} workers={w}: READY (closed, archived, queued, every PNG rendered) "
+                      f"{r['ready_s']:7.2f} s wall ({r['ready_s'] / base['ready_s']:.2f}x the first variant), "
+                      f"CPU {ready_cpu:6.2f} s all processes ({ready_cpu / (base['ready_cpu'] + base['close_workers_cpu'] + base['drawers_cpu']):.2f}x) "
+                      f"= {r['ready_cpu']:.2f} parent + {r['close_workers_cpu']:.2f} close workers + "
+                      f"{r['drawers_cpu']:.2f} picture workers; ratio to the games' own work "
+                      f"({r['games_s']:.2f} s CPU): {ready_cpu / r['games_s']:.2f} on CPU, "
+                      f"{r['ready_s'] / r['games_s']:.2f} on wall; load {' '.join(f'{x:.2f}' for x in r['load'])}", flush=True)
                 print(f"N={n:5d} workers={w}: tick {r['tick_s']:7.2f} s wall, CPU {r['tick_cpu']:6.2f} s parent + "
                       f"{r['close_workers_cpu']:6.2f} s close workers (their whole lives, start-up included: "
                       f"{r['pool_cpu']:.2f} s), {1000 * r['tick_s'] / n:6.1f} ms/match; games' own work "

@@ -2,9 +2,12 @@
 
 The parent decides what is due (``Closing.tick`` and its ``_tick_match``, as
 ever: reminders and the archive's repair stay there) but, instead of closing a
-due turn itself, notes it; then the worker processes close the noted turns in
-parallel, each with ``Closing.close_turn`` of a ``Referee`` of its own (its own
-store connection, built from the same ``Recipe``).  The store's claims make each
+due turn itself, notes it (``Closing.tick``'s ``due_close``); then the worker
+processes close the noted turns in parallel, a part (``chunk``) a call, each
+with ``Closing.close_turn`` of a ``Referee`` of its own (its own store
+connection, built from the same ``Recipe``).  Workers are started warm (games
+loaded, templates compiled) and run at a lower priority (``NICE``) than the
+service's process, which answers mail.  The store's claims make each
 close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write lock).
 
 Faults stay isolated: a close that raises is set aside in the worker's fault
@@ -24,7 +27,6 @@ import multiprocessing
 import os
 import signal
 import time
-from collections import OrderedDict
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -37,7 +39,8 @@ from referee.store import is_postgres
 
 log = logging.getLogger("referee.close_pool")
 MAX_WORKERS = 64
-MAIL_FIRST_WAIT = 5.0   # seconds a worker lets mail being handled go first, at most, before a close
+MAIL_FIRST_WAIT = 5.0   # seconds a worker lets mail being handled go first, at most, before a close's transaction
+NICE = 10   # the workers' niceness: a mail's answer (the service's process) gets a core at once, closes the rest
 
 
 def default_workers() -> int:
@@ -104,46 +107,83 @@ class _Courteous:
         self.depth -= 1
         self.lock.release()
 
+    def _is_owned(self) -> bool:
+        """Whether this worker holds it (``store.closing.in_transaction``; a worker closes on one thread)."""
+        return self.depth > 0
+
 
 _worker: dict = {}
 
 
-def _start(recipe: Recipe, mail_first, write_lock=None) -> None:
+def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     """A worker's initializer: its own store connection and ``Referee``."""
     from referee.authority import Referee
     from referee.render import Renderer
     from referee.store import open_store
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the pool
+    if nice:
+        os.nice(nice)
+    pictures.WORKERS = 0   # a worker renders its closes' PNGs itself (``pictures.cached_png``), no pool of its own
     for rules in recipe.games:
         registry.register(rules)
     clock = _Clock()
     store = open_store(recipe.store)
-    if write_lock is not None and hasattr(store, "_lock"):   # SQLite: one writer at a time anyway
-        store._lock = _Courteous(write_lock, mail_first)
+    backend = getattr(store, "_db", None)
+    if write_lock is not None and hasattr(backend, "_lock"):   # SQLite: one writer at a time anyway
+        backend._lock = _Courteous(write_lock, mail_first)
     ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
-    _compile_templates(ref.renderer)
+    warm_renderer(ref.renderer)
     drawn: list[str] = []
-    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # the parent's picture workers render them
+    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: rendered after the close, here (_close_one)
     _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
+    _profile_if_asked()
 
 
-def _compile_templates(renderer) -> None:
-    """Every template compiled and every game loaded now, once a worker's life, not in its first closes."""
+def _profile_if_asked() -> None:
+    """``REFEREE_CLOSE_PROFILE=PREFIX``: this worker's closes profiled into ``PREFIX.<pid>`` as it ends (benches)."""
+    prefix = os.environ.get("REFEREE_CLOSE_PROFILE")
+    if not prefix:
+        return
+    import cProfile
+    from multiprocessing import util
+    prof = _worker["profile"] = cProfile.Profile(time.process_time)   # CPU: the machine is shared
+    util.Finalize(None, lambda: prof.dump_stats(f"{prefix}.{os.getpid()}"), exitpriority=10)
+
+
+ASKED_OF_REPORTS = ("missing", "next", "order_form")   # what ``Renderer.report`` asks a game's template (``uses``)
+
+
+def warm_renderer(renderer) -> None:
+    """Every game loaded and every template compiled in each environment a close loads it in
+    (a report's HTML template and its helpers in the HTML one, and, through ``Renderer.has``,
+    every template in the text one), and what ``Renderer.uses`` reads from the game reports'
+    sources: once a worker's life, not in its first closes (a second or two of CPU each)."""
     for name in registry.names():
         try:
             registry.get(name)
         except Exception:   # a broken game fails its own closes, with its fault recorded there
             continue
     for name in renderer.text_env.list_templates(extensions=["j2"]):
-        env = renderer.html_env if name.endswith(".html.j2") else \
-            renderer.mail_env if name.startswith("mail/") else renderer.text_env
-        try:
-            env.get_template(name)
-        except Exception:   # a template that does not compile fails the close that uses it, as ever
-            continue
+        envs = [renderer.text_env]
+        if not name.endswith(".txt.j2"):
+            envs.append(renderer.html_env)
+        if name.startswith("mail/") and not name.endswith(".html.j2"):
+            envs.append(renderer.mail_env)
+        for env in envs:
+            try:
+                env.get_template(name)
+            except Exception:   # a template that does not compile fails the close that uses it, as ever
+                continue
+        renderer.has(name)
+        if "/report." in name and name.endswith(".txt.j2"):
+            for variable in ASKED_OF_REPORTS:
+                try:
+                    renderer.uses(name, variable)
+                except Exception:
+                    continue
 
 
 def _pid() -> int:
@@ -152,16 +192,24 @@ def _pid() -> int:
 
 
 def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
+    prof = _worker.get("profile")
+    if prof is None:
+        return _close_one(match_id, number, at)
+    prof.enable()
+    try:
+        return _close_one(match_id, number, at)
+    finally:
+        prof.disable()
+
+
+def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
     """Close one due turn: ("closed" | "failed" | "passed", the pictures it drew as (SVG, PNG)).
     The PNGs are made here, after the close's transaction, on this worker's core: the parent's
-    sending would otherwise wait for them."""
-    ref, clock, mail_first, drawn = (_worker[k] for k in ("ref", "clock", "mail_first", "drawn"))
+    sending would otherwise wait for them.  (A mail being answered goes first at the store's
+    write lock: ``_Courteous``.)"""
+    ref, clock, drawn = (_worker[k] for k in ("ref", "clock", "drawn"))
     clock.at = at
     drawn.clear()
-    until = time.monotonic() + MAIL_FIRST_WAIT
-    # a close holds the store's write lock for its transaction; a mail being answered goes first
-    while mail_first is not None and mail_first.is_set() and time.monotonic() < until:
-        time.sleep(0.01)
     turn = ref.store.current_turn(match_id)
     if turn is None or turn["number"] != number:
         return "passed", []
@@ -173,32 +221,20 @@ def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[t
     if closed is None:
         return "passed", []
     ref.store.clear_fault("close", item)
-    return "closed", [(svg, _png(svg)) for svg in dict.fromkeys(drawn)]
-
-
-_pngs: OrderedDict[str, bytes | None] = OrderedDict()   # this worker's last pictures: many matches draw the same board
-
-
-def _png(svg: str) -> bytes | None:
-    """The PNG of ``svg``, rendered once while it stays among this worker's last ``pictures.KEEP``."""
-    if svg in _pngs:
-        _pngs.move_to_end(svg)
-        return _pngs[svg]
-    png = _pngs[svg] = pictures.png_of(svg)
-    while len(_pngs) > pictures.KEEP:
-        _pngs.popitem(last=False)
-    return png
+    # many matches draw the same board: rendered once while among this worker's last ``pictures.KEEP``
+    return "closed", [(svg, pictures.cached_png(svg)) for svg in dict.fromkeys(drawn)]
 
 
 # -- in the parent ----------------------------------------------------------------------------
 class ClosePool:
     """P worker processes closing turns; ``tick`` is ``Closing.tick`` with the closes done by them."""
 
-    def __init__(self, recipe: Recipe, workers: int | None = None, mail_first=None) -> None:
+    def __init__(self, recipe: Recipe, workers: int | None = None, mail_first=None, nice: int = NICE) -> None:
         workers = default_workers() if workers is None else workers
         if not 1 <= workers <= MAX_WORKERS:
             raise ValueError(f"close workers: 1 to {MAX_WORKERS}, not {workers}")
-        self.recipe, self.workers, self.mail_first = recipe, workers, mail_first
+        self.recipe, self.workers, self.mail_first, self.nice = recipe, workers, mail_first, nice
+        self._due: list[tuple[str, int]] = []   # due turns noted by a pass and not handed out yet
         self._context = multiprocessing.get_context("spawn")
         self._executor: ProcessPoolExecutor | None = None
         self._pending: list[Future] = []
@@ -210,7 +246,7 @@ class ClosePool:
             # a new lock with every new set of workers: a worker killed holding one never lets it go
             lock = None if is_postgres(self.recipe.store) else self._context.RLock()
             self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start,
-                                                 initargs=(self.recipe, self.mail_first, lock))
+                                                 initargs=(self.recipe, self.mail_first, lock, self.nice))
         return self._executor
 
     def start(self) -> None:
@@ -228,26 +264,24 @@ class ClosePool:
     def pids(self) -> list[int]:
         return sorted((self._executor._processes or {}).keys()) if self._executor is not None else []
 
+    def chunk(self) -> int:
+        """Due turns handed out per call: their PNGs stay among the parent's last ``pictures.KEEP``
+        until sent, and the service sends a part's reports while the next part closes."""
+        return max(self.workers, pictures.KEEP // 2)
+
     def tick(self, ref, budget: float | None = None) -> TickReport:
-        """A pass (or its part within ``budget``) of ``ref.closing.tick``; the due turns are closed by the workers."""
-        closing, due = ref.closing, []
-
-        def note(match_id: str, number: int | None = None, forced: bool = False) -> None:
-            due.append((match_id, number))   # None: nothing closed here; the worker reports the close
-            return None
-
-        had = "close_turn" in vars(closing)
-        own = vars(closing).get("close_turn")
-        closing.close_turn = note
-        try:
-            report = closing.tick(budget)
-        finally:
-            if had:
-                closing.close_turn = own
-            else:
-                del closing.close_turn
-        allowed = [(m, n) for m, n in due if ref.closing_allowed(m)]
-        return self.close(ref, allowed, report)
+        """A pass (or its part within ``budget``) of ``ref.closing.tick``; the due turns are closed by the
+        workers, ``chunk()`` of them a call (``more``: call again; the turns noted wait in order)."""
+        report = TickReport()
+        if not self._due:
+            due: list[tuple[str, int]] = []
+            report = ref.closing.tick(budget, due_close=lambda match_id, number: due.append((match_id, number)))
+            self._due = [(m, n) for m, n in due if ref.closing_allowed(m)]
+        part, self._due = self._due[:self.chunk()], self._due[self.chunk():]
+        report = self.close(ref, part, report)
+        if self._due and not report.more:   # the next call closes the next part (a broken pool: all noted anew)
+            report.more = True
+        return report
 
     def close(self, ref, due: list[tuple[str, int]], report: TickReport) -> TickReport:
         """Close ``due`` in the workers, adding each outcome to ``report``."""
@@ -291,6 +325,7 @@ class ClosePool:
             log.warning("a close worker died; %d due turns wait for the next tick (workers started anew)",
                         len(due) - len(closed) - len(failed))
             self._drop()
+            self._due = []   # noted again by the next pass, with whatever changed meanwhile
             self._broken_in_row += 1
             report.more = self._broken_in_row <= 2   # at once again; workers that cannot start: at the next tick
         else:

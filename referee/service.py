@@ -205,10 +205,11 @@ class Service:
         except Exception:
             log.exception("a second connection to the store failed; closing in the mail loop")
             return None
-        if hasattr(store, "_lock") and hasattr(ref.store, "_lock"):
+        mine, theirs = getattr(store, "_db", None), getattr(ref.store, "_db", None)
+        if hasattr(mine, "_lock") and hasattr(theirs, "_lock"):   # SQLite
             # one lock for both connections' write transactions: a waiting writer gets the lock when
             # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
-            store._lock = ref.store._lock
+            mine._lock = theirs._lock
         return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
                        clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings)
 

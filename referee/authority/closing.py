@@ -56,11 +56,13 @@ class Closing:
     # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
     before_close = None
 
-    def tick(self, budget: float | None = None) -> TickReport:
+    def tick(self, budget: float | None = None, due_close=None) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
         Each match, close, reminder and archive repair in a guard of its own.
         ``budget``: stop after so many seconds and go on from there next time, so
-        that the service reads and answers mail while a league closes."""
+        that the service reads and answers mail while a league closes.
+        ``due_close(match_id, number)``: called for a due turn instead of closing it
+        here (the close pool's workers close it); it returns None, so nothing is reported closed."""
         report, start = TickReport(), time.monotonic()
         if self._tick_cursor is None:
             self.repair_archive()
@@ -69,7 +71,7 @@ class Closing:
                 if self._tick_cursor is None or m["id"] > self._tick_cursor]
         for i, match in enumerate(left):
             with self.faults.guarded("tick", match["id"], match["id"]):
-                self._tick_match(match, now, report)
+                self._tick_match(match, now, report, due_close or self.close_turn)
             self._tick_cursor = match["id"]
             if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
                 report.more = True   # at least one match a call: a pass always ends
@@ -77,7 +79,7 @@ class Closing:
         self._tick_cursor = None
         return report
 
-    def _tick_match(self, match: dict, now, report: TickReport) -> None:
+    def _tick_match(self, match: dict, now, report: TickReport, close_turn) -> None:
         turn = self.store.current_turn(match["id"])
         if turn is None or turn["status"] != "open" or not turn["deadline"]:
             return
@@ -88,7 +90,7 @@ class Closing:
         item = f"{match['id']}:{turn['number']}.{turn['rev']}"
         if timing.close_due(deadline, now, all_in, waiting):
             with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
-                closed = self.close_turn(match["id"], turn["number"])
+                closed = close_turn(match["id"], turn["number"])
             if guard.failed:  # the turn stays open and is tried again next tick
                 report.failed.append((match["id"], turn["number"]))
             elif closed is not None:

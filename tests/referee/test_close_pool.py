@@ -177,14 +177,3 @@ def test_the_configured_close_workers_reach_the_service(tmp_path, monkeypatch):
         service.referee.store.close()
         service.source.close()
     assert Config.model_validate({}).close_workers is None   # one per core
-
-
-def test_a_close_worker_renders_a_board_picture_once_for_every_match_that_draws_it():
-    from referee import close_pool, pictures
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>'
-    first = close_pool._png(svg)
-    assert first == pictures.png_of(svg) and first is not None
-    assert close_pool._png(svg) is first   # the same bytes, not rendered again
-    for i in range(pictures.KEEP + 1):   # bounded: the oldest picture makes room
-        close_pool._png(svg.replace('width="4"', f'width="{5 + i}"', 1))
-    assert svg not in close_pool._pngs and len(close_pool._pngs) == pictures.KEEP
