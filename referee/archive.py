@@ -205,10 +205,12 @@ def stage_reports(archive: Archive, match_id: str, number: int,
             tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
             fds.append(fd)
-            staged.append((tmp, path))
             view = memoryview(text.encode("utf-8"))
             while view:
                 view = view[os.write(fd, view):]
+            # staged once written: a file the disk refused is left, as ``_put`` leaves it, to the
+            # next close's sweep of the folder (``place_staged``)
+            staged.append((tmp, path))
         durable(fds)
         if created:   # the folder's own name, before names in it are made durable
             sync_folder(folder.parent)

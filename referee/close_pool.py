@@ -153,37 +153,21 @@ def _profile_if_asked() -> None:
     util.Finalize(None, lambda: prof.dump_stats(f"{prefix}.{os.getpid()}"), exitpriority=10)
 
 
-ASKED_OF_REPORTS = ("missing", "next", "order_form")   # what ``Renderer.report`` asks a game's template (``uses``)
 
 
 def warm_renderer(renderer) -> None:
-    """Every game loaded and every template compiled in each environment a close loads it in
-    (a report's HTML template and its helpers in the HTML one, and, through ``Renderer.has``,
-    every template in the text one), and what ``Renderer.uses`` reads from the game reports'
-    sources: once a worker's life, not in its first closes (a second or two of CPU each)."""
+    """Every game loaded and every template a close renders compiled (``Renderer.warm``, which
+    also notes what ``Renderer.uses`` answers): once a worker's life, not in its first closes
+    (a second or two of CPU each)."""
     for name in registry.names():
         try:
             registry.get(name)
         except Exception:   # a broken game fails its own closes, with its fault recorded there
             continue
-    for name in renderer.text_env.list_templates(extensions=["j2"]):
-        envs = [renderer.text_env]
-        if not name.endswith(".txt.j2"):
-            envs.append(renderer.html_env)
-        if name.startswith("mail/") and not name.endswith(".html.j2"):
-            envs.append(renderer.mail_env)
-        for env in envs:
-            try:
-                env.get_template(name)
-            except Exception:   # a template that does not compile fails the close that uses it, as ever
-                continue
-        renderer.has(name)
-        if "/report." in name and name.endswith(".txt.j2"):
-            for variable in ASKED_OF_REPORTS:
-                try:
-                    renderer.uses(name, variable)
-                except Exception:
-                    continue
+    try:
+        renderer.warm()
+    except Exception:   # a template that does not compile fails the close that uses it, as ever
+        log.exception("compiling the templates ahead failed")
 
 
 def _pid() -> int:
