@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from referee_kit import SPEC, Clock, make_referee, toy_league
 
 from referee import pictures, registry
@@ -107,6 +108,7 @@ def test_a_pass_with_due_close_notes_the_due_turns_and_closes_none(tmp_path):
     assert "close_turn" not in vars(ref.closing)   # nothing swapped on the Closing
 
 
+@pytest.mark.sqlite_file   # SQLite's one write lock; PostgreSQL has none (each match is claimed by its row)
 def test_a_worker_lets_a_mail_being_handled_go_before_its_transaction(tmp_path):
     ref = toy_league(tmp_path, Clock(), 2, seed="mailfirst")
     mail_first = multiprocessing.get_context("spawn").Event()
@@ -157,6 +159,7 @@ def test_workers_close_real_games_as_in_process_and_hand_their_pictures_to_the_p
     assert [pictures._ready[pictures._key(svg)].result() for svg in drawn] == [pictures.png_of(svg) for svg in drawn]
 
 
+@pytest.mark.sqlite_file   # SQLite's one write lock; PostgreSQL has none (each match is claimed by its row)
 def test_the_closing_thread_and_the_mail_loop_queue_for_one_write_lock(tmp_path):
     from referee.service import Service
     ref = toy_league(tmp_path, Clock(), 1, seed="lock")
