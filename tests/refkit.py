@@ -59,6 +59,22 @@ def in_order(keys) -> list[str]:
     return sorted(keys, key=when)
 
 
+def referee_fixtures(make):
+    """The ``ref`` and ``outbox`` fixtures of a test kit whose ``make(root, clock)`` builds its
+    referee: the referee in ``tmp_path`` (its store closed afterwards), its outbox beside it."""
+    @pytest.fixture
+    def ref(tmp_path, clock):
+        r = make(tmp_path, clock)
+        yield r
+        r.store.close()
+
+    @pytest.fixture
+    def outbox(ref, tmp_path):
+        return Outbox(ref, tmp_path / "out")
+
+    return ref, outbox
+
+
 @pytest.fixture(autouse=True)
 def toy_registered():
     registry.register(toygame.RULES)

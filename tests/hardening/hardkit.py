@@ -114,3 +114,6 @@ toy_registered = refkit.toy_registered   # autouse: the toy game, registered for
 @pytest.fixture
 def clock():
     return Clock()
+
+
+ref, outbox = refkit.referee_fixtures(make_referee)

@@ -6,24 +6,26 @@ import json
 from datetime import datetime, timedelta
 
 import pytest
-from hardkit import SPEC, START, Outbox, clock, create, inbound, make_referee, send_orders, text_of, to, toy_registered
+from hardkit import (
+    SPEC,
+    START,
+    Outbox,
+    clock,
+    create,
+    inbound,
+    make_referee,
+    outbox,
+    ref,
+    send_orders,
+    text_of,
+    to,
+    toy_registered,
+)
 
 from referee.authority import MatchError
 from referee.cli import main
 
 GRACE = timedelta(minutes=30)
-
-
-@pytest.fixture
-def ref(tmp_path, clock):
-    r = make_referee(tmp_path, clock)
-    yield r
-    r.store.close()
-
-
-@pytest.fixture
-def outbox(ref, tmp_path):
-    return Outbox(ref, tmp_path / "out")
 
 
 def past_deadline(ref, clock, match="toy1") -> None:

@@ -9,16 +9,9 @@ import errno
 import os
 
 import pytest
-from hardkit import Outbox, clock, create, make_referee, send_orders, to, toy_registered
+from hardkit import Outbox, clock, create, ref, send_orders, to, toy_registered
 
 from referee.archive import replay
-
-
-@pytest.fixture
-def ref(tmp_path, clock):
-    r = make_referee(tmp_path, clock)
-    yield r
-    r.store.close()
 
 
 def fill_disk_under(folder, name: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+import refkit
 from hardkit import SPEC, START, Outbox, clock, create, inbound, make_referee, send_orders, text_of, to, toy_registered
 
 from referee.authority import MatchError
@@ -17,16 +18,7 @@ DEADLINE = START + timedelta(hours=48)
 GRACE = timedelta(minutes=30)
 
 
-@pytest.fixture
-def ref(tmp_path, clock):
-    r = make_referee(tmp_path, clock, watch_outages=True)
-    yield r
-    r.store.close()
-
-
-@pytest.fixture
-def outbox(ref, tmp_path):
-    return Outbox(ref, tmp_path / "out")
+ref, outbox = refkit.referee_fixtures(lambda root, clock: make_referee(root, clock, watch_outages=True))
 
 
 def deadline(ref, match="toy1") -> datetime:

@@ -92,16 +92,7 @@ def clock():
     return Clock()
 
 
-@pytest.fixture
-def ref(tmp_path, clock):
-    r = make_referee(tmp_path, clock)
-    yield r
-    r.store.close()
-
-
-@pytest.fixture
-def outbox(ref, tmp_path):
-    return Outbox(ref, tmp_path / "out")
+ref, outbox = refkit.referee_fixtures(make_referee)
 
 
 @pytest.fixture
