@@ -45,15 +45,24 @@ def _write(path: Path, data: bytes, private: bool = False) -> None:
 def _put(folder: str, name: str, data: bytes, mode: int = 0o666) -> None:
     """Write ``folder/name`` through a temporary file renamed over it, in an existing
     folder: three system calls and the write (a close writes ~30 files)."""
+    fd, tmp = _write_tmp(folder, name, data, mode)
+    os.close(fd)
+    os.replace(tmp, f"{folder}/{name}")
+
+
+def _write_tmp(folder: str, name: str, data: bytes, mode: int) -> tuple[int, str]:
+    """``data`` written to the temporary file of ``folder/name``; (its open descriptor, its path).
+    A write the disk refuses closes it and raises; the file is left to the folder's next sweep."""
     tmp = f"{folder}/.{name}.{os.getpid()}.tmp"   # two workers writing one file never share a tmp
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-    finally:
+    except BaseException:
         os.close(fd)
-    os.replace(tmp, f"{folder}/{name}")
+        raise
+    return fd, tmp
 
 
 # libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the pure-Python one
@@ -202,15 +211,9 @@ def stage_reports(archive: Archive, match_id: str, number: int,
     try:
         for name, text in sorted(reports.items()):
             path = folder / checks.path_part(name)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+            fd, tmp = _write_tmp(str(folder), path.name, text.encode("utf-8"), 0o666)
             fds.append(fd)
-            view = memoryview(text.encode("utf-8"))
-            while view:
-                view = view[os.write(fd, view):]
-            # staged once written: a file the disk refused is left, as ``_put`` leaves it, to the
-            # next close's sweep of the folder (``place_staged``)
-            staged.append((tmp, path))
+            staged.append((Path(tmp), path))
         durable(fds)
         if created:   # the folder's own name, before names in it are made durable
             sync_folder(folder.parent)

@@ -35,7 +35,7 @@ from datetime import datetime
 from referee import pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
-from referee.store import is_postgres
+from referee.store import is_postgres, location_of
 
 log = logging.getLogger("referee.close_pool")
 MAX_WORKERS = 64
@@ -64,12 +64,12 @@ class Recipe:
     @classmethod
     def of(cls, ref) -> Recipe | None:
         """The recipe of ``ref``; None where a second connection would see another store (``:memory:``)."""
-        location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
-        if not location or ":memory:" in (location, getattr(ref.store, "path", None)):
+        location = location_of(ref.store)
+        if location is None:
             return None
         trust = dataclasses.replace(ref.settings.trust, txt=None)   # a test's DNS stub need not pickle; closes use none
         settings = dataclasses.replace(ref.settings, trust=trust, auto_backup=None)   # the parent snapshots
-        return cls(store=str(location), archive=str(ref.archive.root),
+        return cls(store=location, archive=str(ref.archive.root),
                    template_dirs=tuple(str(d) for d in getattr(ref.renderer, "extra_dirs", ())),
                    settings=settings, wall_clock=getattr(ref, "wall_clock", True),
                    games=tuple(registry._extra.values()))

@@ -169,12 +169,7 @@ def cached_png(svg: str) -> bytes | None:
                 if isinstance(future.exception(timeout=0) if future.done() else None, BrokenProcessPool):
                     _drop_pool()
     png = png_of(svg)
-    done: Future = Future()
-    done.set_result(png)
-    with _lock:
-        _ready[key] = done
-        while len(_ready) > KEEP:
-            _ready.popitem(last=False)[1].cancel()
+    keep(svg, png)
     return png
 
 

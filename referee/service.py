@@ -195,10 +195,10 @@ class Service:
         (None where the store cannot be opened twice: then the loop closes turns itself)."""
         from referee.authority import Referee
         from referee.render import Renderer
-        from referee.store import open_store
+        from referee.store import location_of, open_store
         ref = self.referee
-        location = getattr(ref.store, "location", None) or getattr(ref.store, "path", None)
-        if location is None or ":memory:" in (location, getattr(ref.store, "path", None)):   # a second connection would see another database
+        location = location_of(ref.store)
+        if location is None:   # a second connection would see another database
             return None
         try:
             store = open_store(location)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import logging
 import re
 
-from referee.authority import crash, key_upgrade, keys
+from referee.authority import crash, keys
 from referee.authority.orders import orders_text  # noqa: F401 (named here for its readers)
 from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  # noqa: F401
 from referee.authority.senders import Senders
 from referee.authority.wording import Own, describe
 from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
+from referee.store import seats as seat_rows
 from referee.transient import transient
 
 GM_IDS = ("@gm", "gm")
@@ -134,7 +135,7 @@ class Intake:
         if env.player in GM_IDS:
             right, fresh = keys.check(env.key, match["gm_key_hash"])
             if fresh:
-                key_upgrade.gm(self.store, match["id"], fresh)
+                seat_rows.set_gm_key_hash(self.store, match["id"], fresh)   # an older scheme's hash, written anew
             if right:
                 refused = self.senders.check(mail, match, None, lang, doc)
                 if refused is not None:
@@ -157,7 +158,7 @@ class Intake:
                                                                *_at(doc, "key"))])
         right, fresh = keys.check(env.key, player["key_hash"])
         if fresh:
-            key_upgrade.seat(self.store, match["id"], player["id"], fresh)
+            seat_rows.set_key_hash(self.store, match["id"], player["id"], fresh)
         if not right:
             self.replies.tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
             if not member:

@@ -13,8 +13,6 @@ and seats plus wait list bound the joins a match takes at all.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from referee import checks
 from referee.authority import keys, seating
 from referee.authority.replies import Handled, _at
@@ -24,7 +22,6 @@ from referee.store import seats as seat_rows
 GM_IDS = ("@gm", "gm")
 JOIN_GM_COMMANDS = ("close-joining", "open-joining")
 ANY_SEAT = ("any", "new", "next")
-_ASK = object()   # takes(): no turn given, read it
 _OPEN_GM = ("start", "status", "end", *JOIN_GM_COMMANDS)   # what the GM can do before the start
 
 
@@ -35,13 +32,11 @@ class Joining:
         self.replace = replace   # Commands.replace_player: a seat given to the first waiting
 
     # -- the door --------------------------------------------------------------------
-    def takes(self, match: dict | None, env, turn: Any = _ASK) -> bool:
+    def takes(self, match: dict | None, env, turn: dict | None) -> bool:
         """Mail for this part: any mail for an open match, a join for any match.
-        ``turn``: the match's current turn where the caller has read it already."""
+        ``turn``: the match's current turn, as the caller read it."""
         if match is None or match["status"] == "open" or env.command == "join":
             return match is not None
-        if turn is _ASK:
-            turn = self.store.current_turn(match["id"])
         return turn is None   # ended before the start
 
     def handle(self, mail, match, env, doc) -> Handled:

@@ -42,7 +42,7 @@ _SCHEMES = {"hmac": _keyed, "scrypt": _scrypt}
 
 def hash_key(key: str) -> str:
     salt = secrets.token_bytes(16)
-    return f"hmac${salt.hex()}${_keyed(key, salt).hex()}"
+    return f"{CURRENT}${salt.hex()}${_keyed(key, salt).hex()}"
 
 
 def verify(key: str | None, stored: str) -> bool:

@@ -76,13 +76,19 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
     return msg
 
 
+def boundary(seed: str, i: int) -> str:
+    """The i-th multipart boundary of a message whose Message-ID reads back as ``seed``
+    (both send paths, ``_fixed_boundaries`` and ``frame.boundaries``, take it from here)."""
+    return "==" + hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()[:32] + "=="
+
+
 def _fixed_boundaries(msg: EmailMessage) -> None:
     """MIME boundaries derived from the Message-ID instead of chance: the same
     queued message builds to the same bytes every time (and on either send path).
     '==' never occurs in quoted-printable or base64 bodies, so no part contains one."""
     seed = str(msg["Message-ID"])
     for i, part in enumerate(p for p in msg.walk() if p.is_multipart()):
-        part.set_boundary("==" + hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()[:32] + "==")
+        part.set_boundary(boundary(seed, i))
 
 
 def _add_picture(msg: EmailMessage, png: bytes, cid: str, has_html: bool) -> None:

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import base64
 import functools
-import hashlib
 import re
 from datetime import UTC, datetime
 from email import policy
 
 from . import qp
-from .compose import compose
+from .compose import boundary, compose
 
 _P = policy.SMTP
 _B64_CHARS = _P.max_line_length // 4 * 4  # a base64 line: 57 bytes (contentmanager's cut), 76 characters
@@ -73,8 +72,8 @@ def frame(html: bool, picture: bool, calendar: str | None) -> tuple[str, ...]:
         if body.count(sentinel) != 1:
             raise RuntimeError(f"the {name} slot is not where the frame expects it")
         body = body.replace(sentinel, f"\0{name}\0")
-    for i, boundary in enumerate(p.get_boundary() for p in msg.walk() if p.is_multipart()):
-        body = body.replace(boundary, f"\0b{i}\0")
+    for i, mark in enumerate(p.get_boundary() for p in msg.walk() if p.is_multipart()):
+        body = body.replace(mark, f"\0b{i}\0")
     if _TOKEN in body:
         raise RuntimeError("the frame holds a sentinel no slot took")
     return tuple(_SLOT.split(body))
@@ -83,8 +82,7 @@ def frame(html: bool, picture: bool, calendar: str | None) -> tuple[str, ...]:
 def boundaries(message_id: str, count: int) -> list[str]:
     """The multipart boundaries ``compose`` gives a message with this Message-ID (its
     header value as the library reads it back)."""
-    return ["==" + hashlib.sha256(f"{message_id}:{i}".encode()).hexdigest()[:32] + "=="
-            for i in range(count)]
+    return [boundary(message_id, i) for i in range(count)]
 
 
 def fill(pieces: tuple[str, ...], values: dict[str, str]) -> str:

@@ -102,7 +102,6 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
     return "".join(out).encode("ascii", "surrogateescape")  # as the generator writes 8-bit it was given
 
 
-@functools.lru_cache(maxsize=1024)
 def _seed(message_id: str) -> str:
     """The Message-ID as ``compose._fixed_boundaries`` reads it back from the message."""
     if _MSGID.fullmatch(message_id):

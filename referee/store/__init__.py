@@ -23,4 +23,13 @@ def open_store(location: str | Path, migrate: bool = False) -> SqlStore:
     return SqliteStore(location, migrate=migrate)
 
 
-__all__ = ["SqlStore", "SqliteStore", "SchemaMismatch", "StoreUnavailable", "is_postgres", "open_store"]
+def location_of(store) -> str | None:
+    """Where a second connection to ``store`` opens the same store (its file or address);
+    None where it would see another one (``:memory:``)."""
+    location = getattr(store, "location", None) or getattr(store, "path", None)
+    if not location or ":memory:" in (location, getattr(store, "path", None)):
+        return None
+    return str(location)
+
+
+__all__ = ["SqlStore", "SqliteStore", "SchemaMismatch", "StoreUnavailable", "is_postgres", "location_of", "open_store"]

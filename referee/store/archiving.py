@@ -19,11 +19,11 @@ import time
 GRACE = 60.0   # seconds an archiver that still runs (or runs elsewhere) keeps its turn
 
 
-def me(now: float | None = None) -> str:
-    return f"{socket.gethostname()}:{os.getpid()}:{int(time.time() if now is None else now)}"
+def me() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{int(time.time())}"
 
 
-def lost(archiver: str | None, now: float | None = None) -> bool:
+def lost(archiver: str | None) -> bool:
     """Whether a turn whose archive ``archiver`` writes may be taken over by this process."""
     if not archiver:
         return True   # closed before schema 6, or a store copied or restored
@@ -39,7 +39,7 @@ def lost(archiver: str | None, now: float | None = None) -> bool:
         except PermissionError:
             pass
     try:
-        return float(since) < (time.time() if now is None else now) - GRACE
+        return float(since) < time.time() - GRACE
     except ValueError:
         return True
 

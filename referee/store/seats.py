@@ -135,6 +135,10 @@ def set_key_hash(store, match: str, player: str, key_hash: str) -> None:
     store._exec("UPDATE players SET key_hash=? WHERE match=? AND id=?", (key_hash, match, player))
 
 
+def set_gm_key_hash(store, match: str, key_hash: str) -> None:
+    store._exec("UPDATE matches SET gm_key_hash=? WHERE id=?", (key_hash, match))
+
+
 # -- joining: open seats, the wait list ------------------------------------------
 def joining_closed(store, match: str) -> bool:
     row = store._one("SELECT closed FROM joining WHERE match=?", (match,))

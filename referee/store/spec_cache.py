@@ -34,7 +34,3 @@ def decode(text: Any) -> Any:
         _kept[text] = packed
         return value
     return marshal.loads(packed)
-
-
-def clear() -> None:
-    _kept.clear()

@@ -7,8 +7,9 @@ import hashlib
 
 from seckit import SPEC, clock, keys_of, outbox, ref, text_of, to, toy_registered  # noqa: F401 (fixtures)
 
-from referee.authority import key_upgrade, keys
+from referee.authority import keys
 from referee.mail.inbound import parse_inbound
+from referee.store import seats as seat_rows
 
 
 def scrypt_hash(key: str, salt: bytes = bytes(range(16))) -> str:
@@ -44,7 +45,7 @@ def stored_hash(ref, player: str) -> str:
 def test_an_old_scrypt_hash_lets_its_key_in_and_is_written_anew_as_the_keyed_hash(ref, outbox):
     given = started(ref, outbox)
     with ref.store.transaction():
-        key_upgrade.seat(ref.store, "toy1", "ann", scrypt_hash(given["ann"]))
+        seat_rows.set_key_hash(ref.store, "toy1", "ann", scrypt_hash(given["ann"]))
     assert stored_hash(ref, "ann").startswith("scrypt$")
     first = ref.handle(mail("ann@example.org", order(given["ann"]), 1))
     assert first.reason == "accepted"
@@ -59,7 +60,7 @@ def test_an_old_scrypt_hash_lets_its_key_in_and_is_written_anew_as_the_keyed_has
 def test_an_old_scrypt_gm_hash_lets_the_gm_in_and_is_written_anew(ref, outbox):
     given = started(ref, outbox)
     with ref.store.transaction():
-        key_upgrade.gm(ref.store, "toy1", scrypt_hash(given["@gm"]))
+        seat_rows.set_gm_key_hash(ref.store, "toy1", scrypt_hash(given["@gm"]))
     body = f"match: toy1\nplayer: \"@gm\"\nkey: {given['@gm']}\ncommand: status\n"
     handled = ref.handle(mail("gm@example.org", body, 3))
     assert handled.outcome == "processed"
@@ -74,7 +75,7 @@ def test_a_wrong_key_fails_in_both_schemes_and_changes_no_hash(ref, outbox):
     assert keys.check(wrong, scrypt_hash(given["ann"])) == (False, None)
     assert keys.check(given["ann"], keys.hash_key(given["ann"])) == (True, None)   # current scheme: nothing to write
     with ref.store.transaction():
-        key_upgrade.seat(ref.store, "toy1", "bob", scrypt_hash(given["bob"]))
+        seat_rows.set_key_hash(ref.store, "toy1", "bob", scrypt_hash(given["bob"]))
     old_bob, old_ann = stored_hash(ref, "bob"), stored_hash(ref, "ann")
     for n, (who, hashed) in enumerate((("bob", old_bob), ("ann", old_ann))):
         h = ref.handle(mail(f"{who}@example.org", order(wrong, player=who), 10 + n))
