@@ -23,6 +23,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 import resvg_py
 
+from referee import glyphs
+
 log = logging.getLogger("referee.pictures")
 
 MAX_SVG_CHARS = 2_000_000   # a picture larger than this is a game's bug, not a board
@@ -45,9 +47,11 @@ def svg_of(rules, view: dict, lang: str) -> str | None:
 
 
 def png_of(svg: str) -> bytes | None:
-    """PNG bytes of an SVG document (None if resvg cannot read it)."""
+    """PNG bytes of an SVG document (None if resvg cannot read it).  Its text is
+    drawn as glyph outlines kept in this process (``glyphs.outlined``): resvg would
+    read the font and shape every text again, for the same pixels."""
     try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=svg))
+        return bytes(resvg_py.svg_to_bytes(svg_string=glyphs.outlined(svg) or svg))
     except ValueError:
         log.exception("rendering a picture failed")
         return None
