@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from dataclasses import dataclass
 
 import uharfbuzz as hb
 from lxml import etree
@@ -46,7 +47,17 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=Fals
                           huge_tree=False, remove_pis=True)
 
 
-def outlined(svg: str) -> str | None:
+SHAPES = {f"{{{SVG_NS}}}{name}" for name in
+          ("svg", "g", "title", "desc", "rect", "circle", "ellipse", "line", "polyline", "polygon", "path")}
+
+
+@dataclass(frozen=True)
+class Outlined:
+    svg: str            # the document with the turned texts as paths
+    shapes_only: bool   # nothing left but plain shapes (no text, image, style, gradient, filter, use)
+
+
+def outline(svg: str) -> Outlined | None:
     """``svg`` with every text this module understands drawn as outlines, or None if
     it turned none (or cannot read the document: resvg then gets it as it was)."""
     try:
@@ -59,12 +70,36 @@ def outlined(svg: str) -> str | None:
         return None
     turned = 0
     for text in list(root.iter(TEXT)):
+        if not len(text) and not text.text:     # an empty text draws nothing
+            _drop(text)
+            turned += 1
+            continue
         path = _path_for(text)
         if path is not None:
             path.tail = text.tail
             text.getparent().replace(text, path)
             turned += 1
-    return etree.tostring(root, encoding="unicode") if turned else None
+    if not turned:
+        return None
+    shapes_only = all(el.tag in SHAPES for el in root.iter()) and not any(
+        "url(" in value or name.startswith("{") for el in root.iter() for name, value in el.attrib.items())
+    return Outlined(etree.tostring(root, encoding="unicode"), shapes_only)
+
+
+def outlined(svg: str) -> str | None:
+    out = outline(svg)
+    return None if out is None else out.svg
+
+
+def _drop(el) -> None:
+    parent, tail = el.getparent(), el.tail
+    if tail:
+        before = el.getprevious()
+        if before is None:
+            parent.text = (parent.text or "") + tail
+        else:
+            before.tail = (before.tail or "") + tail
+    parent.remove(el)
 
 
 def _path_for(text) -> etree._Element | None:

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import resvg_py
 
-from referee import glyphs
+from referee import glyphs, raster
 
 log = logging.getLogger("referee.pictures")
 
@@ -47,11 +47,18 @@ def svg_of(rules, view: dict, lang: str) -> str | None:
 
 
 def png_of(svg: str) -> bytes | None:
-    """PNG bytes of an SVG document (None if resvg cannot read it).  Its text is
-    drawn as glyph outlines kept in this process (``glyphs.outlined``): resvg would
-    read the font and shape every text again, for the same pixels."""
+    """PNG bytes of an SVG document (None if it cannot be read).  Its text is drawn
+    as glyph outlines kept in this process (``glyphs.outline``: resvg would read the
+    font and shape every text again, for the same pixels); a board left with plain
+    shapes only is rasterized by libvips (``raster.png``: resvg's PNG encoder was
+    most of the rest), anything else by resvg as before."""
+    outlined = glyphs.outline(svg)
+    if outlined is not None and outlined.shapes_only:
+        png = raster.png(outlined.svg)
+        if png is not None:
+            return png
     try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=glyphs.outlined(svg) or svg))
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg if outlined is None else outlined.svg))
     except ValueError:
         log.exception("rendering a picture failed")
         return None
