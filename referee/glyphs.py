@@ -44,7 +44,7 @@ KEEP_STRINGS = 4096      # shaped strings kept per process
 KEEP_GLYPHS = 8192       # glyph outlines kept per process
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
-                          huge_tree=False, remove_pis=True)
+                          huge_tree=False)
 
 
 SHAPES = {f"{{{SVG_NS}}}{name}" for name in
@@ -65,8 +65,9 @@ def outline(svg: str) -> Outlined | None:
     except (etree.XMLSyntaxError, ValueError):
         return None
     tree = root.getroottree()
-    if root.tag != f"{{{SVG_NS}}}svg" or tree.docinfo.doctype or any(root.iter(etree.Entity)) \
-            or any(root.iter(f"{{{SVG_NS}}}style")):
+    if root.tag != f"{{{SVG_NS}}}svg" or tree.docinfo.doctype or _has(root, etree.Entity) \
+            or _has(root, f"{{{SVG_NS}}}style") or _has(root, etree.ProcessingInstruction) \
+            or any(not isinstance(n, etree._Comment) for n in root.itersiblings(preceding=True)):
         return None
     turned = 0
     for text in list(root.iter(TEXT)):
@@ -89,6 +90,10 @@ def outline(svg: str) -> Outlined | None:
 def outlined(svg: str) -> str | None:
     out = outline(svg)
     return None if out is None else out.svg
+
+
+def _has(root, tag) -> bool:
+    return next(root.iter(tag), None) is not None   # (an element without children is falsy)
 
 
 def _drop(el) -> None:
