@@ -7,8 +7,10 @@ for a few turns of each, measures in the same run:
   and report body in text and HTML),
 * svg: the game's ``picture`` hook (once per language: every viewer's picture
   is the public one),
-* resvg (``resvg-py``, the referee's renderer) and, if installed, CairoSVG
-  (``pip install cairosvg``: needs the system's libcairo) turning it into PNG.
+* resvg (``resvg-py``) on the game's SVG as it is (how every PNG was made before
+  ``referee/glyphs.py``), the referee's ``pictures.png_of`` (text as cached glyph
+  outlines, plain shapes by libvips) and, if installed, CairoSVG (``pip install
+  cairosvg``: needs the system's libcairo) turning it into PNG.
 
 Then whole closes through the referee (SQLite store, Maildir sink, 4 players,
 default orders): close + sending every report, with the pictures, calendars and
@@ -28,7 +30,7 @@ from pathlib import Path
 import resvg_py
 import yaml
 
-from referee import registry
+from referee import pictures, registry
 from referee.contract import GM, Rng
 from referee.render import Renderer
 from referee.site.history import read_meta, setup_state
@@ -85,9 +87,9 @@ def baseline(rules, meta, renderer, number, state, orders, seed):
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     renderer = Renderer()
-    print(f"{'sample':<28} {'turn':>4} {'close ms':>9} {'svg ms':>7} {'resvg ms':>9} {'cairo ms':>9} "
-          f"{'png KiB':>8} {'share':>6} {'cairo/resvg':>11}")
-    shares, ratios = [], []
+    print(f"{'sample':<28} {'turn':>4} {'close ms':>9} {'svg ms':>7} {'resvg ms':>9} {'png_of ms':>9} {'cairo ms':>9} "
+          f"{'png KiB':>8} {'share':>6} {'resvg/png_of':>12}")
+    shares, ratios, speedups = [], [], []
     for name, wanted in SAMPLES.items():
         for rules, meta, number, state, orders, seed in turn_inputs(ROOT / "turns" / name, wanted):
             res = baseline(rules, meta, renderer, number, state, orders, seed)
@@ -97,13 +99,18 @@ def main() -> None:
             svg = rules.picture(view, meta["language"])
             png = resvg_py.svg_to_bytes(svg_string=svg)
             resvg_t = timed(lambda: resvg_py.svg_to_bytes(svg_string=svg), rounds)
+            png_of_t = timed(lambda: pictures.png_of(svg), rounds)
+            speedups.append(resvg_t / png_of_t)
             cairo_t = timed(lambda: cairosvg.svg2png(bytestring=svg.encode()), rounds) if cairosvg else float("nan")
-            share = (svg_t + resvg_t) / (base + svg_t + resvg_t)
+            share = (svg_t + png_of_t) / (base + svg_t + png_of_t)
             shares.append(share)
             ratios.append(cairo_t / resvg_t)
             print(f"{name:<28} {number:>4} {1000 * base:>9.1f} {1000 * svg_t:>7.2f} {1000 * resvg_t:>9.1f} "
-                  f"{1000 * cairo_t:>9.1f} {len(png) / 1024:>8.1f} {share:>6.0%} {cairo_t / resvg_t:>11.2f}")
-    print(f"\npictures' share of a close (one picture per close and language): median {statistics.median(shares):.0%}")
+                  f"{1000 * png_of_t:>9.1f} {1000 * cairo_t:>9.1f} {len(png) / 1024:>8.1f} {share:>6.0%} "
+                  f"{resvg_t / png_of_t:>12.2f}")
+    print(f"\npictures' share of a close (one picture per close and language, png_of): "
+          f"median {statistics.median(shares):.0%}")
+    print(f"resvg time / png_of time (wall, same run): median {statistics.median(speedups):.2f}")
     if cairosvg:
         print(f"CairoSVG time / resvg time: median {statistics.median(ratios):.2f}")
 

@@ -26,6 +26,7 @@ import uharfbuzz as hb
 from lxml import etree
 
 from referee import font_faces
+from referee.contract_svg import Svg
 
 SVG_NS = "http://www.w3.org/2000/svg"
 TEXT, PATH = f"{{{SVG_NS}}}text", f"{{{SVG_NS}}}path"
@@ -90,6 +91,13 @@ def outline(svg: str) -> Outlined | None:
 def outlined(svg: str) -> str | None:
     out = outline(svg)
     return None if out is None else out.svg
+
+
+def prime() -> None:
+    """Read the system's faces and open the board font now (a worker's warm-up)."""
+    face = font_faces.find(Svg.FONT, 400)   # what the games' pictures ask for
+    if face is not None:
+        _font(face.path, face.index)
 
 
 def _has(root, tag) -> bool:

@@ -1,13 +1,13 @@
 """A game's board picture: asked of the game (its optional ``picture`` hook),
 turned from SVG into PNG here, because several mail clients show no inline SVG.
 
-The renderer is resvg (the ``resvg-py`` wheel): one self-contained binary
-wheel with no system library behind it (CairoSVG needs the system's libcairo
-through cairocffi, which a fresh machine may lack), drawing SVG as specified.
-On these pictures the two are about as fast (``bench/pictures_render.py``:
-CairoSVG took 0.64 to 1.03 of resvg's time over runs on a busy machine); a
-picture is rendered once per close and language, so the install that cannot
-break weighs more.
+Its text is drawn as glyph outlines shaped once per process (``glyphs.py``, the
+face resvg would pick, ``font_faces.py``); a board left with plain shapes is then
+rasterized and PNG-encoded by libvips (``raster.py``), anything else by resvg (the
+``resvg-py`` wheel) as before.  Both are self-contained binary wheels with no
+system library behind them.  On the four games' boards this is 2.5-3.5x less CPU
+than resvg drawing the text itself (``bench/pictures_png.py``), for pixels that
+differ in anti-aliasing only (``tests/seeing/test_picture_pixels.py``).
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def picture_png(rules, view: dict, lang: str) -> bytes | None:
 
 
 # -- rendering beside the close ----------------------------------------------------
-# A PNG takes 100-250 ms (text shaping and the PNG encoder), the whole rest of a
+# A PNG takes 25-55 ms of CPU (100-250 ms before glyphs.py), the whole rest of a
 # report's sending a few: a close hands its distinct pictures to worker processes
 # (``prerender``) as soon as it has drawn them, so they are ready on the other
 # core by the time the outbox sends.  What a worker returns is the very bytes
@@ -109,14 +109,20 @@ def _drop_pool() -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _prime() -> None:
+    """In a worker: read the system's fonts and load libvips now, not for the first picture."""
+    glyphs.prime()
+    raster.ready()
+
+
 def warm() -> None:
-    """Start the picture workers now (a spawned interpreter takes a second to come up),
-    so the first close's pictures do not wait for them."""
+    """Start the picture workers now (a spawned interpreter takes a second to come up,
+    its fonts and libvips another 40 ms), so the first close's pictures do not wait for them."""
     with _lock:
         try:
             pool = _executor()
             if pool is not None:
-                pool.submit(int)
+                pool.submit(_prime)
         except (BrokenProcessPool, RuntimeError, OSError):
             _drop_pool()
 

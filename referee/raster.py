@@ -31,6 +31,11 @@ def _vips():
     return pyvips
 
 
+def ready() -> bool:
+    """Load libvips now (a worker's warm-up); False if this machine has no wheel for it."""
+    return _vips() is not None
+
+
 def png(svg: str) -> bytes | None:
     """PNG of a plain-shape SVG, or None (no libvips, or it refused the document)."""
     vips = _vips()
