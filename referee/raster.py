@@ -26,6 +26,8 @@ def _vips():
         import pyvips
     except (ImportError, OSError):      # no wheel for this machine: resvg renders everything
         return None
+    if not pyvips.type_find("VipsOperation", "svgload_buffer"):   # a libvips built without librsvg
+        return None
     pyvips.cache_set_max(0)             # every picture is new: keep no operations in memory
     pyvips.concurrency_set(1)           # one thread per picture: the close and the pool share the cores
     return pyvips

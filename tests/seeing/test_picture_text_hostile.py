@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import resvg_py
 from lxml import etree
 
 from referee import font_faces, glyphs, pictures, raster
@@ -147,3 +148,9 @@ def test_a_style_sheet_instruction_leaves_the_whole_document_to_resvg():
     svg = '<?xml version="1.0"?><?xml-stylesheet href="big.css"?>' + doc(PLAIN)
     assert glyphs.outline(svg) is None
     assert glyphs.outline('<?xml version="1.0"?><!-- a board -->' + doc(PLAIN)) is not None
+
+
+def test_without_libvips_resvg_renders_the_outlines(monkeypatch):
+    monkeypatch.setattr(raster, "_vips", lambda: None)     # a machine without the pyvips-binary wheel
+    svg = board_with("ada")
+    assert pictures.png_of(svg) == bytes(resvg_py.svg_to_bytes(svg_string=glyphs.outline(svg).svg))
