@@ -120,15 +120,15 @@ def closes(turns: int, seeing: bool) -> tuple[float, float]:
     from datetime import datetime, timedelta
     from tempfile import TemporaryDirectory
 
-    from referee.authority import Referee, Settings, base, closing
+    from referee.authority import Referee, Settings, base, close_compute
     from referee.mail.sink import MaildirSink
     from referee.store.sqlite import SqliteStore
 
-    saved = (closing.svg_of, base.Base.calendar_part, closing.standings.read)
+    saved = (close_compute.svg_of, base.Lookups.calendar_part, close_compute.standings.read)
     if not seeing:
-        closing.svg_of = lambda *a: None
-        base.Base.calendar_part = lambda *a, **k: None
-        closing.standings.read = lambda *a: {}
+        close_compute.svg_of = lambda *a: None
+        base.Lookups.calendar_part = lambda *a, **k: None
+        close_compute.standings.read = lambda *a: {}
     now = [datetime(2026, 3, 1, 12, tzinfo=UTC)]
     try:
         with TemporaryDirectory() as tmp:
@@ -152,7 +152,7 @@ def closes(turns: int, seeing: bool) -> tuple[float, float]:
                 send_t += time.perf_counter() - t
             return close_t, send_t
     finally:
-        closing.svg_of, base.Base.calendar_part, closing.standings.read = saved
+        close_compute.svg_of, base.Lookups.calendar_part, close_compute.standings.read = saved
 
 
 def main_closes(turns: int = 20) -> None:
