@@ -167,6 +167,7 @@ def _shaped(path: str, index: int, s: str) -> tuple[str, int, int] | None:
     buf = hb.Buffer()
     buf.add_str(s)
     buf.guess_segment_properties()
+    buf.language = "und"    # not the process locale's (DejaVu has Catalan, Romanian... forms): resvg sets none
     if buf.direction != "ltr":
         return None
     hb.shape(font, buf)
