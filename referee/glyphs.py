@@ -18,6 +18,7 @@ pictures: the SVG is parsed without entities, DTDs or network.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -130,8 +131,8 @@ def _path_for(text) -> etree._Element | None:
     if not (NUMBER.fullmatch(x) and NUMBER.fullmatch(y) and NUMBER.fullmatch(size)) or not weight \
             or anchor < 0 or not family or (fill is not None and "url(" in fill):
         return None
-    size_px = float(size)
-    if not 0 < size_px <= 1000:
+    size_px, left, top = float(size), float(x), float(y)
+    if not 0 < size_px <= 1000 or not (math.isfinite(left) and math.isfinite(top)):
         return None
     face = font_faces.find(family, weight)
     shaped = None if face is None else _shaped(face.path, face.index, text.text)
@@ -139,8 +140,8 @@ def _path_for(text) -> etree._Element | None:
         return None
     d, advance, upem = shaped
     scale = size_px / upem
-    left = float(x) - anchor * advance * scale
-    attrs = {"d": d, "transform": f"matrix({scale:.9g} 0 0 {-scale:.9g} {left:.7g} {float(y):.7g})"}
+    left -= anchor * advance * scale
+    attrs = {"d": d, "transform": f"matrix({scale:.9g} 0 0 {-scale:.9g} {left:.7g} {top:.7g})"}
     if fill is not None:
         attrs["fill"] = fill
     return etree.Element(PATH, attrs)
@@ -199,7 +200,7 @@ class _Pen:
         if self.start is None:
             self.start = (x, y)
         else:
-            cx, cy = self.contour   # after z the current point is the contour's start
+            cx, cy = self.at        # (after z, close_path has set it to the contour's start)
             self.out.append(f"m{x - cx:g} {y - cy:g}")
         self.at = self.contour = (x, y)
 

@@ -98,6 +98,7 @@ def test_a_document_with_a_doctype_or_entities_is_not_touched(svg):
     '<text x="10" y="30" font-size="13" class="big">ada</text>',
     '<text x="10 20 30" y="30" font-size="13">ada</text>',                           # per-glyph x
     '<text x="10" y="30" font-size="13px">ada</text>',                               # a unit
+    '<text x="1e400" y="30" font-size="13">ada</text>',                              # not a finite place
     '<text x="10" y="30" font-size="13" font-weight="600">ada</text>',
     '<text x="10" y="30" font-size="13" text-anchor="inherit">ada</text>',
     '<text x="10" y="30" font-size="13" fill="url(#g)">ada</text>',                  # a paint server
