@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from referee import checks, fastjson, registry
+from referee import archive_yaml, checks, fastjson, registry
 from referee.contract import Rng, derive_seed, state_hash
 
 
@@ -70,6 +70,13 @@ _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def _yaml(data) -> bytes:
+    fast = archive_yaml.block(data)   # the same bytes, ~10x faster, for plain data (orders); else PyYAML
+    if fast is not None:
+        return fast
+    return _yaml_dump(data)
+
+
+def _yaml_dump(data) -> bytes:
     return yaml.dump(data, Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
                      default_flow_style=False).encode("utf-8")
 
