@@ -250,7 +250,7 @@ class Shared:
             return []
         if lang not in self._tables:
             if self._after is None:
-                self._after = standings.read(self.rules, self.res.state)
+                self._after = standings.of_view(self.rules, lambda: self.view(None))   # the reports' public view
             self._tables[lang] = standings.table(self.rules, self._before, self._after, lang, self.names)
         return self._tables[lang]
 

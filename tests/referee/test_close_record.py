@@ -58,3 +58,22 @@ def test_a_result_holding_report_bodies_is_read_back_from_the_store():
     result = {"orders": {}, "hash": "", "log": [], "outcome": None, "missing": [],
               "mails": {"amy": {"lang": "en", "subject": "s", "text": "body", "html": "<p>body</p>"}}}
     assert committed_record(_plan(result, datetime(2026, 1, 1, tzinfo=UTC))) is None
+
+
+def test_standings_from_a_view_made_already_are_the_standings_read_from_the_state():
+    from referee import registry, standings
+    from referee.contract import PUBLIC, Rng
+    rules = registry.get("founding_fathers")
+    state = rules.setup(["ann", "bob", "cyd"], {}, Rng(7))
+    made = []
+
+    def public():
+        made.append(1)
+        return rules.view(state, PUBLIC)
+    assert standings.of_view(rules, public) == standings.read(rules, state) != {}
+    assert made == [1]
+
+    class Failing:
+        def standings(self, view):
+            raise KeyError("public")
+    assert standings.of_view(Failing(), lambda: {}) == {}   # an extra: a failing hook costs no report
