@@ -270,7 +270,7 @@ def place_staged(staged: list[tuple[Path, Path]]) -> None:
     commits (a power loss must not keep the commit and lose the reports it names).
     What else is in that folder was left by a close that never committed (killed, or
     given way): a report for a reader gone since, a staged file of a process that died;
-    it is removed."""
+    it is removed.  ``staged`` is emptied: nothing is left for ``discard_staged``."""
     for tmp, path in staged:
         os.replace(tmp, path)
     if staged:
@@ -280,6 +280,7 @@ def place_staged(staged: list[tuple[Path, Path]]) -> None:
             if left and not f.is_dir():
                 f.unlink(missing_ok=True)
         sync_folder(folder)
+        staged.clear()   # placed: the close's discard afterwards has no file to look for
 
 
 def discard_staged(staged: list[tuple[Path, Path]]) -> None:

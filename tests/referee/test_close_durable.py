@@ -58,3 +58,14 @@ def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_re
     [kept] = committed   # committed with the body, as the archive had no durable copy
     assert kept["text"] == (folder / "ann.en.txt").read_text(encoding="utf-8")
     assert "text" not in ref.store.turn("toy1", 1)["result"]["mails"]["ann"]   # dropped once written
+
+
+def test_a_committed_close_looks_for_no_staged_file_after_placing_them(ref, outbox, game, monkeypatch):
+    """Placing empties the staged list: the discard after the commit asks the disk for nothing."""
+    looked = []
+    real = archive_files.discard_staged
+    monkeypatch.setattr(archive_files, "discard_staged", lambda staged: looked.extend(staged) or real(staged))
+    assert ref.force("toy1") == "turn 1 closed"
+    assert looked == []
+    folder = ref.archive.turn_dir("toy1", 1) / "reports"
+    assert len(os.listdir(folder)) == 10 and not [f for f in os.listdir(folder) if f.startswith(".")]
