@@ -12,11 +12,18 @@ log = logging.getLogger("referee.standings")
 
 def read(rules, state) -> dict:
     """``{label: {who: number}}`` of a state's public view, {} without the hook (or if it fails)."""
+    if getattr(rules, "standings", None) is None or state is None:
+        return {}
+    return of_view(rules, lambda: rules.view(state, PUBLIC))
+
+
+def of_view(rules, public) -> dict:
+    """``read`` from the public view ``public()`` gives (a close has made it already for its reports)."""
     hook = getattr(rules, "standings", None)
-    if hook is None or state is None:
+    if hook is None:
         return {}
     try:
-        found = hook(rules.view(state, PUBLIC))
+        found = hook(public())
     except Exception:       # the standings are an extra: a failing hook costs no report
         log.exception("%s: reading the standings failed", getattr(rules, "name", "?"))
         return {}

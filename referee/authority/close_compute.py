@@ -17,7 +17,7 @@ from referee.authority.absence import moved_past
 from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
-from referee.contract import GM, Rng, derive_seed, state_hash
+from referee.contract import GM, Rng, derive_seed, hash_of_dump
 from referee.pictures import svg_of
 from referee.store import closing as close_rows
 
@@ -112,7 +112,7 @@ class CloseCompute:
                    "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
         self._reports(plan, rules, res, nxt, before)
-        plan.result = {"state": dumped, "hash": state_hash(rules, res.state),
+        plan.result = {"state": dumped, "hash": hash_of_dump(dumped),
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
         if not ended:   # the next turn holds the state; the last one of a match keeps it here
@@ -250,7 +250,7 @@ class Shared:
             return []
         if lang not in self._tables:
             if self._after is None:
-                self._after = standings.read(self.rules, self.res.state)
+                self._after = standings.of_view(self.rules, lambda: self.view(None))   # the reports' public view
             self._tables[lang] = standings.table(self.rules, self._before, self._after, lang, self.names)
         return self._tables[lang]
 

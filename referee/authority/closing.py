@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee import archive as archive_files
-from referee import pictures
+from referee import fastjson, pictures
 from referee.authority import crash
 from referee.authority.close_commit import CloseCommit, Verdict, stripe
 from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
@@ -37,6 +37,22 @@ class TickReport:
     reminded: int = 0
     failed: list[tuple[str, int]] = field(default_factory=list)
     more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
+
+
+def committed_record(plan) -> tuple[dict, dict] | None:
+    """(turn, result) of a close whose reports were placed, as ``archive_turn`` would read them
+    back from the store: the turn's rev, seed and closed text, and the result's parts the
+    record holds through the store's JSON (key order, lists for tuples, str keys), without
+    the state and pictures that the record does not hold (not decoded again).  None if the
+    result holds a report body (the store's copy is then read and rewritten without it)."""
+    r = plan.result
+    if any("text" in m for m in r["mails"].values()):
+        return None
+    result = fastjson.loads(fastjson.dumps_sorted({k: r[k] for k in _RECORDED}))
+    return {"rev": plan.turn["rev"], "seed": plan.turn["seed"], "closed": close_rows.stored_time(plan.now)}, result
+
+
+_RECORDED = ("orders", "hash", "log", "outcome", "missing", "mails")   # what archive_turn reads of a result
 
 
 class Closing:
@@ -165,7 +181,7 @@ class Closing:
                 finally:
                     archive_files.discard_staged(staged or [])   # what was not placed (a close given up)
             if verdict is None:
-                return self._after_commit(match_id, plan)
+                return self._after_commit(match_id, plan, placed=staged is not None)
             if verdict is Verdict.GONE:
                 self._just_closed = plan.turn["number"] if forced else None
                 return None
@@ -196,24 +212,25 @@ class Closing:
                     lock.release()
             else:
                 self.committer.store_plan(plan, None)
-        return self._after_commit(match_id, plan)
+        return self._after_commit(match_id, plan, placed=staged is not None)
 
-    def _after_commit(self, match_id: str, plan) -> int:
+    def _after_commit(self, match_id: str, plan, placed: bool) -> int:
+        """``placed``: the close's reports are in the archive (else the stored result holds them)."""
         crash.point("close.committed")
         number = plan.turn["number"]
         pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
         # the turn stands whatever happens to its archive; the next tick writes it again
         with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
-            self.archive_turn(match_id, number)
+            self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)
         return number
 
     # -- archive --------------------------------------------------------------
-    def archive_turn(self, match_id: str, number: int) -> None:
+    def archive_turn(self, match_id: str, number: int, committed: tuple[dict, dict] | None = None) -> None:
         """Write the turn's record (orders.yaml, turn.json) after its commit; its reports are
         in the archive already, unless the disk refused them at the close: then the stored
-        result holds their bodies until they are written here."""
-        turn = self.store.turn(match_id, number)
-        result = turn["result"]
+        result holds their bodies until they are written here.  ``committed``: (turn, result)
+        as the close just stored them (``committed_record``), not read back from the store."""
+        turn, result = committed if committed is not None else (t := self.store.turn(match_id, number), t["result"])
         reports = {}
         for who, m in result["mails"].items():
             if "text" in m:

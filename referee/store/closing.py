@@ -5,6 +5,10 @@ values mean nothing the close used has changed, so what it worked out stands.
 Portable SQL over the store's own connection, like ``store/meta.py``."""
 from __future__ import annotations
 
+from datetime import datetime
+
+from referee.store.rows import _iso
+
 # every row a close's result or reports can depend on: the match (status, spec,
 # GM), its newest turn, the turn's orders (which, not their text: a new one
 # has a new message id or stamp), the seats and readers, absences (deadlines
@@ -50,3 +54,8 @@ def in_transaction(store) -> bool:
         return bool(getattr(local, "depth", 0))
     # SQLite: one depth per connection, and a lock that says which thread holds it
     return bool(getattr(db, "_depth", 0)) and db._lock._is_owned()
+
+
+def stored_time(t: datetime) -> str | None:
+    """A time as the store writes it and gives it back (ISO 8601 in UTC)."""
+    return _iso(t)

@@ -58,3 +58,72 @@ def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_re
     [kept] = committed   # committed with the body, as the archive had no durable copy
     assert kept["text"] == (folder / "ann.en.txt").read_text(encoding="utf-8")
     assert "text" not in ref.store.turn("toy1", 1)["result"]["mails"]["ann"]   # dropped once written
+
+
+def test_a_committed_close_looks_for_no_staged_file_after_placing_them(ref, outbox, game, monkeypatch):
+    """Placing empties the staged list: the discard after the commit asks the disk for nothing."""
+    looked = []
+    real = archive_files.discard_staged
+    monkeypatch.setattr(archive_files, "discard_staged", lambda staged: looked.extend(staged) or real(staged))
+    assert ref.force("toy1") == "turn 1 closed"
+    assert looked == []
+    folder = ref.archive.turn_dir("toy1", 1) / "reports"
+    assert len(os.listdir(folder)) == 10 and not [f for f in os.listdir(folder) if f.startswith(".")]
+
+
+def test_durable_syncs_every_file_and_raises_what_one_refused_after_all_ended(tmp_path, monkeypatch):
+    fds = [os.open(tmp_path / f"f{i}", os.O_WRONLY | os.O_CREAT, 0o600) for i in range(9)]
+    bad = fds[4]
+    synced = []
+    real = archive_files._sync_data
+
+    def sync(fd: int) -> None:
+        if fd == bad:
+            raise OSError(28, "No space left on device")
+        real(fd)
+        synced.append(fd)
+    monkeypatch.setattr(archive_files, "_sync_data", sync)
+    try:
+        archive_files.durable(fds)
+        raised = None
+    except OSError as exc:
+        raised = exc
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert raised is not None and raised.errno == 28
+    assert sorted(synced) == sorted(fd for fd in fds if fd != bad)   # none still running when it returned
+
+
+def test_closes_on_two_threads_get_their_own_answers(tmp_path, monkeypatch):
+    import threading
+    real = archive_files._sync_data
+    refusing: set[int] = set()
+
+    def sync(fd: int) -> None:
+        if fd in refusing:
+            raise OSError(5, "Input/output error")
+        real(fd)
+    monkeypatch.setattr(archive_files, "_sync_data", sync)
+    outcomes: dict[str, list] = {"good": [], "bad": []}
+
+    def run(name: str, rounds: int = 40) -> None:
+        for r in range(rounds):
+            fds = [os.open(tmp_path / f"{name}{r}.{i}", os.O_WRONLY | os.O_CREAT, 0o600) for i in range(5)]
+            if name == "bad":
+                refusing.add(fds[2])
+            try:
+                archive_files.durable(fds)
+                outcomes[name].append("ok")
+            except OSError:
+                outcomes[name].append("refused")
+            finally:
+                refusing.difference_update(fds)
+                for fd in fds:
+                    os.close(fd)
+    threads = [threading.Thread(target=run, args=(n,)) for n in ("good", "bad")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes == {"good": ["ok"] * 40, "bad": ["refused"] * 40}
