@@ -46,13 +46,25 @@ from referee.render import Renderer, inline_styles  # noqa: E402
 
 
 def baseline_renderer(rev: str, folder: Path):
-    """The Renderer class of ``rev`` over that revision's templates (put first in its search path)."""
-    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "referee/render.py", "templates"],
+    """The Renderer class of ``rev`` over that revision's templates (put first in its search path),
+    with that revision's own rendering modules (``referee/render*.py``, loaded as the package ``rbase``)."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "referee/"],
+                           check=True, capture_output=True, text=True).stdout.split()
+    modules = [n for n in names if n.startswith("referee/render") and n.endswith(".py")]
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *modules, "templates"],
                          check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         t.extractall(folder, filter="data")
-    spec = importlib.util.spec_from_file_location("render_baseline", folder / "referee" / "render.py")
+    package = folder / "rbase"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in modules:
+        code = (folder / name).read_text().replace("from referee.render", "from rbase.render")
+        (package / Path(name).name).write_text(code)
+    sys.path.insert(0, str(folder))
+    spec = importlib.util.spec_from_file_location("rbase.render", package / "render.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules["rbase.render"] = module
     spec.loader.exec_module(module)
     return module.Renderer(extra_dirs=[folder / "templates"])
 

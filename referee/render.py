@@ -21,6 +21,8 @@ import jinja2.runtime
 from markupsafe import escape
 
 from referee.render_cache import compiled_templates
+from referee.render_codegen import DICT_NAMES as _DICT_NAMES
+from referee.render_codegen import CodeGenerator, call_macro, plain_macro
 from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -58,10 +60,10 @@ def game_template_dirs() -> list[Path]:
     return found
 
 
-_DICT_NAMES = frozenset(dir(dict))
 # callables Jinja passes nothing to (a builtin method cannot carry pass_context, a macro
 # never does): called straight, without Context.call's look-ups (a macro or d.get() a call)
 _PLAIN_CALLS = frozenset({types.BuiltinMethodType, jinja2.runtime.Macro})
+_MACRO = jinja2.runtime.Macro
 
 
 class _Context(jinja2.runtime.Context):
@@ -72,6 +74,8 @@ class _Context(jinja2.runtime.Context):
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
         try:
+            if not kwargs and type(__obj) is _MACRO and plain_macro(__obj, args):
+                return call_macro(__obj, args)   # render_codegen: Macro.__call__'s work skipped
             return __obj(*args, **kwargs)
         except StopIteration:   # as Context.call answers it
             return __self.environment.undefined("value was undefined because a callable raised a"
@@ -91,6 +95,7 @@ class _Environment(jinja2.Environment):
     asking costs no second parse (50 ms a template)."""
 
     context_class = _Context
+    code_generator_class = CodeGenerator
 
     def __init__(self, *args: Any, track_reads: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -1,0 +1,84 @@
+"""Cheaper code for the referee's templates, with Jinja's output, byte for byte (issue 8).
+
+Two places where Jinja's general code costs a close most of its rendering time:
+
+* every ``{{ x }}`` of an HTML template is ``escape(x)``: a ``Markup`` made for each value
+  only to be joined into the page a moment later.  ``out`` gives the same characters as a
+  plain ``str`` (a template's output is joined with ``"".join``, which drops the type;
+  what a macro or ``{% set %}`` block returns is still made ``Markup`` by Jinja);
+* every ``a.b`` is a call of ``environment.getattr`` (``render._Environment.getattr``: a dict's
+  item first).  For a name that is no dict method the code looks the item of a dict up in
+  place, and calls ``getattr`` only for anything else (a missing key, not a dict): a function
+  call less per dot, the same value;
+* every macro call goes through ``Macro.__call__``'s handling of defaults, ``caller``,
+  ``kwargs`` and ``varargs``.  ``call_macro`` calls a macro that uses none of them, given
+  all its arguments by position, straight (``render._Context.call``), as ``Macro._invoke`` would.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2.compiler
+import jinja2.runtime
+from markupsafe import Markup, escape
+
+try:   # markupsafe's own escaping of a str (what escape() wraps in Markup)
+    from markupsafe import _escape_inner
+except ImportError:   # pragma: no cover - another markupsafe: its public escape, as str
+    def _escape_inner(s: str) -> str:
+        return str.__str__(escape(s))
+
+
+def out(value: Any) -> str:
+    """``escape(value)``'s characters (a ``str``; ``Markup`` for what is not a plain str or int)."""
+    t = type(value)
+    if t is str:
+        return _escape_inner(value)
+    if t is int:   # digits and a sign: nothing to escape (bool is not int here, its str is True/False)
+        return int.__repr__(value)
+    return escape(value)
+
+
+DICT_NAMES = frozenset(dir(dict))
+
+
+class CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja's code, but an HTML template's output values go through ``out``, and ``a.b``
+    of a dict is looked up in place (above)."""
+
+    def visit_Getattr(self, node, frame) -> None:
+        if self.environment.is_async or node.attr in DICT_NAMES:
+            super().visit_Getattr(node, frame)
+            return
+        # the object is evaluated once, into referee_t; nothing else is evaluated between that
+        # and its use, so a nested a.b.c (which sets referee_t too, earlier) cannot disturb it
+        key = repr(node.attr)
+        self.write(f"(referee_t[{key}] if type(referee_t := ")
+        self.visit(node.node, frame)
+        self.write(f") is dict and {key} in referee_t else environment.getattr(referee_t, {key}))")
+
+    def visit_Template(self, node, frame=None) -> None:
+        self.writeline("from referee.render_codegen import out as referee_out")
+        super().visit_Template(node, frame)
+
+    def _output_child_pre(self, node, frame, finalize) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+            self.write("referee_out(")
+            return
+        super()._output_child_pre(node, frame, finalize)
+
+
+_Macro = jinja2.runtime.Macro
+
+
+def plain_macro(macro: _Macro, args: tuple) -> bool:
+    """Whether ``macro(*args)`` needs none of Macro.__call__'s work: every argument given by
+    position, and no caller, catch-all arguments or async."""
+    return (len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
+            and not macro.catch_varargs and not macro._environment.is_async)
+
+
+def call_macro(macro: _Macro, args: tuple) -> Any:
+    """``macro(*args)`` for a ``plain_macro`` call: what ``Macro._invoke`` gives."""
+    rv = macro._func(*args)
+    return Markup(rv) if macro._default_autoescape else rv
