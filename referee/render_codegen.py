@@ -10,6 +10,8 @@ Two places where Jinja's general code costs a close most of its rendering time:
   item first).  For a name that is no dict method the code looks the item of a dict up in
   place, and calls ``getattr`` only for anything else (a missing key, not a dict): a function
   call less per dot, the same value;
+* ``d.get(k)``, ``d.items()`` and the like are a ``context.call`` of a looked-up method: for a
+  dict they are called in place (anything else takes Jinja's way);
 * every macro call goes through ``Macro.__call__``'s handling of defaults, ``caller``,
   ``kwargs`` and ``varargs``.  ``call_macro`` calls a macro that uses none of them, given
   all its arguments by position, straight (``render._Context.call``), as ``Macro._invoke`` would.
@@ -34,17 +36,48 @@ def out(value: Any) -> str:
     t = type(value)
     if t is str:
         return _escape_inner(value)
+    if t is Markup:   # escape() would make a copy of it
+        return value
     if t is int:   # digits and a sign: nothing to escape (bool is not int here, its str is True/False)
         return int.__repr__(value)
     return escape(value)
 
 
 DICT_NAMES = frozenset(dir(dict))
+_DICT_CALLS = frozenset({"get", "items", "keys", "values"})   # called in place on a dict
 
 
 class CodeGenerator(jinja2.compiler.CodeGenerator):
     """Jinja's code, but an HTML template's output values go through ``out``, and ``a.b``
     of a dict is looked up in place (above)."""
+
+    @jinja2.compiler.optimizeconst
+    def visit_Call(self, node, frame, forward_caller: bool = False) -> None:
+        callee = node.node
+        if (self.environment.is_async or self.environment.sandboxed or forward_caller
+                or not isinstance(callee, jinja2.nodes.Getattr) or callee.attr not in _DICT_CALLS
+                or node.kwargs or node.dyn_args or node.dyn_kwargs):
+            super().visit_Call(node, frame, forward_caller=forward_caller)
+            return
+        # (d.get(args) if type(d) is dict else context.call(environment.getattr(d, "get"), args, ...)):
+        # the object is evaluated once, first, into a name of this call's own (its arguments may hold
+        # other calls and a.b); then the arguments, as Jinja's call evaluates them
+        self.referee_calls = n = getattr(self, "referee_calls", 0) + 1
+        held, key = f"referee_m{n}", repr(callee.attr)
+        self.write(f"({held}.{callee.attr}(")
+        for i, arg in enumerate(node.args):
+            self.write(", " if i else "")
+            self.visit(arg, frame)
+        self.write(f") if type({held} := ")
+        self.visit(callee.node, frame)
+        self.write(f") is dict else context.call(environment.getattr({held}, {key})")
+        extra = {}
+        if frame.loop_frame:
+            extra["_loop_vars"] = "_loop_vars"
+        if frame.block_frame:
+            extra["_block_vars"] = "_block_vars"
+        self.signature(node, frame, extra or None)
+        self.write("))")
 
     def visit_Getattr(self, node, frame) -> None:
         if self.environment.is_async or node.attr in DICT_NAMES:
