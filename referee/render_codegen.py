@@ -53,24 +53,27 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
 
     @jinja2.compiler.optimizeconst
     def visit_Call(self, node, frame, forward_caller: bool = False) -> None:
-        callee = node.node
         if (self.environment.is_async or self.environment.sandboxed or forward_caller
-                or not isinstance(callee, jinja2.nodes.Getattr) or callee.attr not in _DICT_CALLS
                 or node.kwargs or node.dyn_args or node.dyn_kwargs):
             super().visit_Call(node, frame, forward_caller=forward_caller)
             return
-        # (d.get(args) if type(d) is dict else context.call(environment.getattr(d, "get"), args, ...)):
-        # the object is evaluated once, first, into a name of this call's own (its arguments may hold
-        # other calls and a.b); then the arguments, as Jinja's call evaluates them
+        # the callee is evaluated once, first, into a name of this call's own (its arguments may
+        # hold other calls and a.b); then the arguments, as Jinja's call evaluates them:
+        #   (d.get(args) if type(d) is dict else context.call(environment.getattr(d, "get"), args, ...))
+        #   (macro_call(m, args) if type(m) is Macro else context.call(m, args, ...))
         self.referee_calls = n = getattr(self, "referee_calls", 0) + 1
-        held, key = f"referee_m{n}", repr(callee.attr)
-        self.write(f"({held}.{callee.attr}(")
+        held, callee = f"referee_m{n}", node.node
+        method = isinstance(callee, jinja2.nodes.Getattr) and callee.attr in _DICT_CALLS
+        self.write(f"({held}.{callee.attr}(" if method else f"(referee_macro_call({held}, ")
         for i, arg in enumerate(node.args):
             self.write(", " if i else "")
             self.visit(arg, frame)
         self.write(f") if type({held} := ")
-        self.visit(callee.node, frame)
-        self.write(f") is dict else context.call(environment.getattr({held}, {key})")
+        self.visit(callee.node if method else callee, frame)
+        if method:
+            self.write(f") is dict else context.call(environment.getattr({held}, {callee.attr!r})")
+        else:
+            self.write(f") is referee_Macro else context.call({held}")
         extra = {}
         if frame.loop_frame:
             extra["_loop_vars"] = "_loop_vars"
@@ -91,7 +94,8 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
         self.write(f") is dict and {key} in referee_t else environment.getattr(referee_t, {key}))")
 
     def visit_Template(self, node, frame=None) -> None:
-        self.writeline("from referee.render_codegen import out as referee_out")
+        self.writeline("from referee.render_codegen import out as referee_out, macro_call as referee_macro_call")
+        self.writeline("from jinja2.runtime import Macro as referee_Macro")
         super().visit_Template(node, frame)
 
     def _output_child_pre(self, node, frame, finalize) -> None:
@@ -115,3 +119,15 @@ def call_macro(macro: _Macro, args: tuple) -> Any:
     """``macro(*args)`` for a ``plain_macro`` call: what ``Macro._invoke`` gives."""
     rv = macro._func(*args)
     return Markup(rv) if macro._default_autoescape else rv
+
+
+def macro_call(macro: _Macro, *args: Any) -> Any:
+    """What ``render._Context.call(macro, *args)`` gives (a template's call of a macro
+    with arguments by position only)."""
+    try:
+        if plain_macro(macro, args):
+            return call_macro(macro, args)
+        return macro(*args)
+    except StopIteration:   # as Context.call answers it
+        return macro._environment.undefined("value was undefined because a callable raised a"
+                                            " StopIteration exception")
