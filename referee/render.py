@@ -7,6 +7,7 @@ Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 import types
@@ -140,6 +141,9 @@ class Renderer:
         # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
         common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                                       auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension])
+        # cache_size -1: every template kept in a plain dict (the folders hold a fixed set): Jinja's
+        # LRU takes a lock and reorders its queue on each get_template (~15 a report, imports and includes)
+        common["cache_size"] = -1
         self.text_env = _Environment(autoescape=False, track_reads=True, trim_blocks=False,
                                      bytecode_cache=compiled_templates(code_cache, "text"), **common)
         self.html_env = _Environment(autoescape=True, trim_blocks=False,
@@ -148,7 +152,11 @@ class Renderer:
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                      bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
+        self._uses: dict[tuple[str, str], bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
+            for name, f in list(env.filters.items()):   # |join and the like: Jinja's sync function itself,
+                if getattr(f, "jinja_async_variant", False):   # not its wrapper asking "async?" on every call
+                    env.filters[name] = f.__wrapped__
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
             env.filters["change"] = _change
@@ -180,7 +188,10 @@ class Renderer:
 
     def uses(self, name: str, variable: str) -> bool:
         """Whether text template ``name`` refers to ``variable`` at all (noted when it is compiled)."""
-        return variable in self.text_env.reads_of(name)
+        key = (name, variable)
+        if key not in self._uses:   # asked three times a report
+            self._uses[key] = variable in self.text_env.reads_of(name)
+        return self._uses[key]
 
     def warm(self, all_mails: bool = False) -> list[str]:
         """Compile now what a close renders: every template of the loaded games' reports and
@@ -262,9 +273,10 @@ def inline_styles(html: str) -> str:
     return _INLINER.inline(html)
 
 
+@functools.lru_cache(maxsize=16, typed=True)   # a report's text and HTML indent the same order form
 def _indent_block(text: str, width: int = 2) -> str:
     pad = " " * width
-    return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
+    return "".join([pad + line if line.strip() else line for line in text.splitlines(True)])
 
 
 def _names(ids, players: dict) -> str:
