@@ -30,6 +30,7 @@ import importlib.util
 import io
 import os
 import pickle
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -155,13 +156,17 @@ def main() -> None:
             Renderer(code_cache=folder).warm()
             warm_s[name] = time.process_time() - t
         best = {"base": float("inf"), "mine": float("inf")}
+        paired = []   # base / this tree of each round: the two replays ran next to each other
         for _ in range(a.rounds):
+            took = {}
             for name, r in (("base", base), ("mine", mine)):
                 s, outs = replay(r, calls)
                 best[name] = min(best[name], s)
+                took[name] = s
                 for (kind, args, recorded, *_), out in zip(calls, outs):
                     if out != recorded:
                         raise SystemExit(f"{name}: a {kind} render differs from the close's ({args[0]})")
+            paired.append(took["base"] / took["mine"])
         if a.profile:
             import cProfile
             prof = cProfile.Profile()
@@ -175,7 +180,7 @@ def main() -> None:
     print(f"render_reports: {len({c[1][1]['match']['id'] for c in calls if c[0] == 'report'})} matches, "
           f"{reports} reports; baseline {a.base} {best['base']:.3f} s CPU ({ms['base']:.3f} ms/report), "
           f"this tree {best['mine']:.3f} s CPU ({ms['mine']:.3f} ms/report); ratio {best['base'] / best['mine']:.2f}x "
-          f"(best of {a.rounds}, outputs identical)")
+          f"(best of {a.rounds}, outputs identical); median of the rounds' ratios {statistics.median(paired):.2f}x")
     print(f"  first replay on a fresh renderer (compiling on the way): baseline {cold['base']:.2f} s, "
           f"this tree {cold['mine']:.2f} s; this tree's warm() {warm_s['compiling']:.2f} s compiling, "
           f"{warm_s['loading']:.2f} s loading them compiled (another process's)")

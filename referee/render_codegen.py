@@ -25,9 +25,9 @@ import jinja2.runtime
 from markupsafe import Markup, escape
 
 try:   # markupsafe's own escaping of a str (what escape() wraps in Markup)
-    from markupsafe import _escape_inner
+    from markupsafe import _escape_inner as escape_str
 except ImportError:   # pragma: no cover - another markupsafe: its public escape, as str
-    def _escape_inner(s: str) -> str:
+    def escape_str(s: str) -> str:
         return str.__str__(escape(s))
 
 
@@ -35,7 +35,7 @@ def out(value: Any) -> str:
     """``escape(value)``'s characters (a ``str``; ``Markup`` for what is not a plain str or int)."""
     t = type(value)
     if t is str:
-        return _escape_inner(value)
+        return escape_str(value)
     if t is Markup:   # escape() would make a copy of it
         return value
     if t is int:   # digits and a sign: nothing to escape (bool is not int here, its str is True/False)
@@ -94,15 +94,24 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
         self.write(f") is dict and {key} in referee_t else environment.getattr(referee_t, {key}))")
 
     def visit_Template(self, node, frame=None) -> None:
-        self.writeline("from referee.render_codegen import out as referee_out, macro_call as referee_macro_call")
+        self.writeline("from referee.render_codegen import out as referee_out, macro_call as referee_macro_call,"
+                       " escape_str as referee_escape")
         self.writeline("from jinja2.runtime import Macro as referee_Macro")
         super().visit_Template(node, frame)
 
     def _output_child_pre(self, node, frame, finalize) -> None:
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
-            self.write("referee_out(")
+            # a str (most values) escaped in place; the value is evaluated once, into referee_o
+            # (set and read within this one expression: an output holds no other output)
+            self.write("(referee_escape(referee_o) if type(referee_o := ")
             return
         super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node, frame, finalize) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile and finalize.src is None:
+            self.write(") is str else referee_out(referee_o))")
+            return
+        super()._output_child_post(node, frame, finalize)
 
 
 _Macro = jinja2.runtime.Macro
