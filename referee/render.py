@@ -23,7 +23,7 @@ from markupsafe import escape
 
 from referee.render_cache import compiled_templates
 from referee.render_codegen import DICT_NAMES as _DICT_NAMES
-from referee.render_codegen import CodeGenerator, call_macro, plain_macro
+from referee.render_codegen import CodeGenerator, macro_call
 from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -74,9 +74,9 @@ class _Context(jinja2.runtime.Context):
         if kwargs:
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
+        if not kwargs and type(__obj) is _MACRO:
+            return macro_call(__obj, *args)   # render_codegen: Macro.__call__'s work skipped where it can be
         try:
-            if not kwargs and type(__obj) is _MACRO and plain_macro(__obj, args):
-                return call_macro(__obj, args)   # render_codegen: Macro.__call__'s work skipped
             return __obj(*args, **kwargs)
         except StopIteration:   # as Context.call answers it
             return __self.environment.undefined("value was undefined because a callable raised a"

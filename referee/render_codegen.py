@@ -1,20 +1,23 @@
 """Cheaper code for the referee's templates, with Jinja's output, byte for byte (issue 8).
 
-Two places where Jinja's general code costs a close most of its rendering time:
+Where Jinja's general code cost a close most of its rendering time (the code generator below
+writes the cheaper code; tests/render/test_codegen.py holds it to Jinja's own):
 
 * every ``{{ x }}`` of an HTML template is ``escape(x)``: a ``Markup`` made for each value
-  only to be joined into the page a moment later.  ``out`` gives the same characters as a
-  plain ``str`` (a template's output is joined with ``"".join``, which drops the type;
-  what a macro or ``{% set %}`` block returns is still made ``Markup`` by Jinja);
+  only to be joined into the page a moment later.  A str is escaped in place, anything else
+  goes through ``out``: the same characters as a plain ``str`` (a template's output is joined
+  with ``"".join``, which drops the type; what a macro or ``{% set %}`` block returns is still
+  made ``Markup`` by Jinja);
 * every ``a.b`` is a call of ``environment.getattr`` (``render._Environment.getattr``: a dict's
   item first).  For a name that is no dict method the code looks the item of a dict up in
   place, and calls ``getattr`` only for anything else (a missing key, not a dict): a function
   call less per dot, the same value;
 * ``d.get(k)``, ``d.items()`` and the like are a ``context.call`` of a looked-up method: for a
   dict they are called in place (anything else takes Jinja's way);
-* every macro call goes through ``Macro.__call__``'s handling of defaults, ``caller``,
-  ``kwargs`` and ``varargs``.  ``call_macro`` calls a macro that uses none of them, given
-  all its arguments by position, straight (``render._Context.call``), as ``Macro._invoke`` would.
+* every call is ``context.call``, and a macro's then goes through ``Macro.__call__``'s handling
+  of defaults, ``caller``, ``kwargs`` and ``varargs``.  A call given arguments by position
+  only calls a macro through ``macro_call``, which calls one that uses none of those straight,
+  as ``Macro._invoke`` would.
 """
 from __future__ import annotations
 
@@ -117,25 +120,16 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
 _Macro = jinja2.runtime.Macro
 
 
-def plain_macro(macro: _Macro, args: tuple) -> bool:
-    """Whether ``macro(*args)`` needs none of Macro.__call__'s work: every argument given by
-    position, and no caller, catch-all arguments or async."""
-    return (len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
-            and not macro.catch_varargs and not macro._environment.is_async)
-
-
-def call_macro(macro: _Macro, args: tuple) -> Any:
-    """``macro(*args)`` for a ``plain_macro`` call: what ``Macro._invoke`` gives."""
-    rv = macro._func(*args)
-    return Markup(rv) if macro._default_autoescape else rv
-
-
 def macro_call(macro: _Macro, *args: Any) -> Any:
-    """What ``render._Context.call(macro, *args)`` gives (a template's call of a macro
-    with arguments by position only)."""
+    """What ``render._Context.call(macro, *args)`` gives (a template's call of a macro with
+    arguments by position only).  A macro that needs none of Macro.__call__'s work (every
+    argument given, no caller, no catch-all arguments, not async) is called straight, as
+    ``Macro._invoke`` calls it."""
     try:
-        if plain_macro(macro, args):
-            return call_macro(macro, args)
+        if (len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
+                and not macro.catch_varargs and not macro._environment.is_async):
+            rv = macro._func(*args)
+            return Markup(rv) if macro._default_autoescape else rv
         return macro(*args)
     except StopIteration:   # as Context.call answers it
         return macro._environment.undefined("value was undefined because a callable raised a"
