@@ -4,10 +4,13 @@ the same template rendered by the referee's environments and by plain Jinja envi
 from __future__ import annotations
 
 import enum
+import types
 
 import jinja2
+import jinja2.compiler
 import pytest
 from markupsafe import Markup, escape
+from test_renderer_warm import GAMES, game_reports
 
 from referee.render import Renderer, _indent_block
 from referee.render_codegen import out
@@ -118,3 +121,31 @@ def test_indent_block_indents_as_before_and_keeps_str_and_markup_apart(text):
     assert _indent_block(text) == expected
     assert _indent_block(Markup(text)) == expected
     assert _indent_block(text, 4) == "".join("    " + ln if ln.strip() else ln for ln in text.splitlines(True))
+
+
+def jinjas_own_code(r: Renderer) -> Renderer:
+    """``r`` with Jinja's own code generator and template globals (the renderer's other
+    shortcuts, tested in test_renderer_calls.py, stay)."""
+    for env in (r.text_env, r.html_env, r.mail_env):
+        env.code_generator_class = jinja2.compiler.CodeGenerator
+        env.make_globals = types.MethodType(jinja2.Environment.make_globals, env)
+        env.bytecode_cache = None
+        env.cache.clear()
+    return r
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_readers_report_of_every_game_is_what_jinjas_own_code_gives(game):
+    hostile = {"ana": '<script>alert("ana")</script>', "bo": "Bo & <b>Co</b>", "cy": "Cy's \"quote\""}
+    for lang in ("en", "de"):
+        mine = game_reports(Renderer(code_cache="off"), game, lang, 3, names=hostile)
+        assert mine == game_reports(jinjas_own_code(Renderer(code_cache="off")), game, lang, 3, names=hostile)
+        htmls = [html or "" for (_, html), _ in mine.values()] + [mail_html for _, (_, _, mail_html) in mine.values()]
+        assert not any("<script>" in h for h in htmls)
+        assert any("&lt;script&gt;alert(&#34;ana&#34;)" in h for h in htmls)   # the name is shown, escaped
+
+
+def test_jinjas_own_code_is_what_the_comparison_renders_with():
+    own = jinjas_own_code(Renderer(code_cache="off"))
+    assert "referee_" not in own.html_env.compile("{{ a.b }}{{ m(x) }}{{ d.get(1) }}", raw=True)
+    assert "referee_out" in Renderer(code_cache="off").html_env.compile("{{ a.b }}", raw=True)
