@@ -5,14 +5,18 @@ Not a test: prints figures.  Builds ``--n`` matches of close_many's league mix
 recording every call the close makes to the renderer (``game_report`` and
 ``report``, with their contexts), then replays those calls on
 
-* the baseline: ``referee/render.py`` and ``templates/`` of git revision
-  ``--base`` (default: the branch's fork point, 0d267fa1), loaded beside this tree's;
+* the baseline: ``referee/render*.py`` (its own rendering modules, loaded as the package
+  ``rbase``) and ``templates/`` of git revision ``--base`` (default 0d267fa1), beside this tree's;
 * this tree's renderer,
 
 ``--rounds`` times each, alternating, each round with cold shared-part caches
 (one round is one close's rendering).  Every output of both must be the same
-string, else the bench stops.  Printed: CPU seconds (best round) of each, the
-ratio baseline / this tree, ms per report, the CPU of each one's first replay on a
+string (every reader's game body, text and HTML, the GM's and the public one, of
+both games, and the report mail wrapped around it: subject, text, HTML), and so must
+the mailed HTML (styles written inline) of the last round, else the bench stops.
+Printed: CPU seconds (best round) of each, the ratio baseline / this tree, and the
+median of the rounds' ratios (each round runs both, one after the other: the
+steadier figure on a loaded machine), ms per report, the CPU of each one's first replay on a
 fresh renderer (templates compiled on the way, as a close worker's first close) and
 of this tree's ``warm()`` (compiling, and loading what an earlier warm() compiled), the CPU of writing the styles inline (css-inline, done
 when a mail is built) per report, and the load average.
@@ -157,16 +161,21 @@ def main() -> None:
             warm_s[name] = time.process_time() - t
         best = {"base": float("inf"), "mine": float("inf")}
         paired = []   # base / this tree of each round: the two replays ran next to each other
+        last: dict[str, list] = {}
         for _ in range(a.rounds):
             took = {}
             for name, r in (("base", base), ("mine", mine)):
                 s, outs = replay(r, calls)
                 best[name] = min(best[name], s)
-                took[name] = s
+                took[name], last[name] = s, outs
                 for (kind, args, recorded, *_), out in zip(calls, outs):
                     if out != recorded:
                         raise SystemExit(f"{name}: a {kind} render differs from the close's ({args[0]})")
             paired.append(took["base"] / took["mine"])
+        mailed = [(inline_styles(x[2]), inline_styles(y[2])) for (kind, *_), x, y in zip(calls, last["base"], last["mine"])
+                  if kind == "report" and x[2]]
+        if not mailed or any(x != y for x, y in mailed):
+            raise SystemExit("the mailed HTML (styles inline) differs between the baseline and this tree")
         if a.profile:
             import cProfile
             prof = cProfile.Profile()
