@@ -5,14 +5,18 @@ Not a test: prints figures.  Builds ``--n`` matches of close_many's league mix
 recording every call the close makes to the renderer (``game_report`` and
 ``report``, with their contexts), then replays those calls on
 
-* the baseline: ``referee/render.py`` and ``templates/`` of git revision
-  ``--base`` (default: the branch's fork point, 0d267fa1), loaded beside this tree's;
+* the baseline: ``referee/render*.py`` (its own rendering modules, loaded as the package
+  ``rbase``) and ``templates/`` of git revision ``--base`` (default 0d267fa1), beside this tree's;
 * this tree's renderer,
 
 ``--rounds`` times each, alternating, each round with cold shared-part caches
 (one round is one close's rendering).  Every output of both must be the same
-string, else the bench stops.  Printed: CPU seconds (best round) of each, the
-ratio baseline / this tree, ms per report, the CPU of each one's first replay on a
+string (every reader's game body, text and HTML, the GM's and the public one, of
+both games, and the report mail wrapped around it: subject, text, HTML), and so must
+the mailed HTML (styles written inline) of the last round, else the bench stops.
+Printed: CPU seconds (best round) of each, the ratio baseline / this tree, and the
+median of the rounds' ratios (each round runs both, one after the other: the
+steadier figure on a loaded machine), ms per report, the CPU of each one's first replay on a
 fresh renderer (templates compiled on the way, as a close worker's first close) and
 of this tree's ``warm()`` (compiling, and loading what an earlier warm() compiled), the CPU of writing the styles inline (css-inline, done
 when a mail is built) per report, and the load average.
@@ -30,6 +34,7 @@ import importlib.util
 import io
 import os
 import pickle
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -46,13 +51,25 @@ from referee.render import Renderer, inline_styles  # noqa: E402
 
 
 def baseline_renderer(rev: str, folder: Path):
-    """The Renderer class of ``rev`` over that revision's templates (put first in its search path)."""
-    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "referee/render.py", "templates"],
+    """The Renderer class of ``rev`` over that revision's templates (put first in its search path),
+    with that revision's own rendering modules (``referee/render*.py``, loaded as the package ``rbase``)."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "referee/"],
+                           check=True, capture_output=True, text=True).stdout.split()
+    modules = [n for n in names if n.startswith("referee/render") and n.endswith(".py")]
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *modules, "templates"],
                          check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         t.extractall(folder, filter="data")
-    spec = importlib.util.spec_from_file_location("render_baseline", folder / "referee" / "render.py")
+    package = folder / "rbase"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for name in modules:
+        code = (folder / name).read_text().replace("from referee.render", "from rbase.render")
+        (package / Path(name).name).write_text(code)
+    sys.path.insert(0, str(folder))
+    spec = importlib.util.spec_from_file_location("rbase.render", package / "render.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules["rbase.render"] = module
     spec.loader.exec_module(module)
     return module.Renderer(extra_dirs=[folder / "templates"])
 
@@ -143,13 +160,22 @@ def main() -> None:
             Renderer(code_cache=folder).warm()
             warm_s[name] = time.process_time() - t
         best = {"base": float("inf"), "mine": float("inf")}
+        paired = []   # base / this tree of each round: the two replays ran next to each other
+        last: dict[str, list] = {}
         for _ in range(a.rounds):
+            took = {}
             for name, r in (("base", base), ("mine", mine)):
                 s, outs = replay(r, calls)
                 best[name] = min(best[name], s)
+                took[name], last[name] = s, outs
                 for (kind, args, recorded, *_), out in zip(calls, outs):
                     if out != recorded:
                         raise SystemExit(f"{name}: a {kind} render differs from the close's ({args[0]})")
+            paired.append(took["base"] / took["mine"])
+        mailed = [(inline_styles(x[2]), inline_styles(y[2])) for (kind, *_), x, y in zip(calls, last["base"], last["mine"])
+                  if kind == "report" and x[2]]
+        if not mailed or any(x != y for x, y in mailed):
+            raise SystemExit("the mailed HTML (styles inline) differs between the baseline and this tree")
         if a.profile:
             import cProfile
             prof = cProfile.Profile()
@@ -163,7 +189,7 @@ def main() -> None:
     print(f"render_reports: {len({c[1][1]['match']['id'] for c in calls if c[0] == 'report'})} matches, "
           f"{reports} reports; baseline {a.base} {best['base']:.3f} s CPU ({ms['base']:.3f} ms/report), "
           f"this tree {best['mine']:.3f} s CPU ({ms['mine']:.3f} ms/report); ratio {best['base'] / best['mine']:.2f}x "
-          f"(best of {a.rounds}, outputs identical)")
+          f"(best of {a.rounds}, outputs identical); median of the rounds' ratios {statistics.median(paired):.2f}x")
     print(f"  first replay on a fresh renderer (compiling on the way): baseline {cold['base']:.2f} s, "
           f"this tree {cold['mine']:.2f} s; this tree's warm() {warm_s['compiling']:.2f} s compiling, "
           f"{warm_s['loading']:.2f} s loading them compiled (another process's)")

@@ -7,6 +7,7 @@ Mail templates start with a ``Subject:`` line, then a blank line, then the body.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sys
 import types
@@ -21,6 +22,8 @@ import jinja2.runtime
 from markupsafe import escape
 
 from referee.render_cache import compiled_templates
+from referee.render_codegen import DICT_NAMES as _DICT_NAMES
+from referee.render_codegen import CodeGenerator, macro_call
 from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -58,10 +61,10 @@ def game_template_dirs() -> list[Path]:
     return found
 
 
-_DICT_NAMES = frozenset(dir(dict))
 # callables Jinja passes nothing to (a builtin method cannot carry pass_context, a macro
 # never does): called straight, without Context.call's look-ups (a macro or d.get() a call)
 _PLAIN_CALLS = frozenset({types.BuiltinMethodType, jinja2.runtime.Macro})
+_MACRO = jinja2.runtime.Macro
 
 
 class _Context(jinja2.runtime.Context):
@@ -71,6 +74,8 @@ class _Context(jinja2.runtime.Context):
         if kwargs:
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
+        if not kwargs and type(__obj) is _MACRO:
+            return macro_call(__obj, *args)   # render_codegen: Macro.__call__'s work skipped where it can be
         try:
             return __obj(*args, **kwargs)
         except StopIteration:   # as Context.call answers it
@@ -91,6 +96,7 @@ class _Environment(jinja2.Environment):
     asking costs no second parse (50 ms a template)."""
 
     context_class = _Context
+    code_generator_class = CodeGenerator
 
     def __init__(self, *args: Any, track_reads: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -107,6 +113,12 @@ class _Environment(jinja2.Environment):
         reads = sorted(jinja2.meta.find_undeclared_variables(source))
         code = super()._generate(source, name, filename, defer_init=defer_init)
         return f"{code}\nreferee_reads = frozenset({reads!r})\n"
+
+    def make_globals(self, d: Any = None) -> dict:
+        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's: the
+        renderer sets no global after it loads a template (as Jinja asks), and every render,
+        import and include copies them (a ChainMap in Python code, a twentieth of a report)."""
+        return {**self.globals, **(d or {})}
 
     def reads_of(self, name: str) -> frozenset[str]:
         """The names template ``name`` reads from its context (it is compiled if need be)."""
@@ -135,6 +147,9 @@ class Renderer:
         # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
         common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
                                       auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension])
+        # cache_size -1: every template kept in a plain dict (the folders hold a fixed set): Jinja's
+        # LRU takes a lock and reorders its queue on each get_template (~15 a report, imports and includes)
+        common["cache_size"] = -1
         self.text_env = _Environment(autoescape=False, track_reads=True, trim_blocks=False,
                                      bytecode_cache=compiled_templates(code_cache, "text"), **common)
         self.html_env = _Environment(autoescape=True, trim_blocks=False,
@@ -143,7 +158,11 @@ class Renderer:
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                      bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
+        self._uses: dict[tuple[str, str], bool] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
+            for name, f in list(env.filters.items()):   # |join and the like: Jinja's sync function itself,
+                if getattr(f, "jinja_async_variant", False):   # not its wrapper asking "async?" on every call
+                    env.filters[name] = f.__wrapped__
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
             env.filters["change"] = _change
@@ -175,7 +194,10 @@ class Renderer:
 
     def uses(self, name: str, variable: str) -> bool:
         """Whether text template ``name`` refers to ``variable`` at all (noted when it is compiled)."""
-        return variable in self.text_env.reads_of(name)
+        key = (name, variable)
+        if key not in self._uses:   # asked three times a report
+            self._uses[key] = variable in self.text_env.reads_of(name)
+        return self._uses[key]
 
     def warm(self, all_mails: bool = False) -> list[str]:
         """Compile now what a close renders: every template of the loaded games' reports and
@@ -257,9 +279,10 @@ def inline_styles(html: str) -> str:
     return _INLINER.inline(html)
 
 
+@functools.lru_cache(maxsize=16, typed=True)   # a report's text and HTML indent the same order form
 def _indent_block(text: str, width: int = 2) -> str:
     pad = " " * width
-    return "".join(pad + line if line.strip() else line for line in text.splitlines(True))
+    return "".join([pad + line if line.strip() else line for line in text.splitlines(True)])
 
 
 def _names(ids, players: dict) -> str:

@@ -24,7 +24,7 @@ import jinja2
 import jinja2.bccache
 
 _HERE = Path(__file__).resolve().parent
-_CODE = (_HERE / "render.py", _HERE / "render_shared.py", _HERE / "render_cache.py")
+_CODE = (_HERE / "render.py", _HERE / "render_shared.py", _HERE / "render_cache.py", _HERE / "render_codegen.py")
 
 
 @cache

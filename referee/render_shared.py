@@ -78,7 +78,11 @@ def digest(values: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
     """SHA-256 of plain ``values``, or None if they are not plain data or larger than ``cap``."""
     sink = _Capped(cap)
     try:
-        _PlainPickler(sink, protocol=5).dump(values)
+        pickler = _PlainPickler(sink, protocol=5)
+        # no memo: a tenth faster, and the bytes follow the values' structure alone (an object seen
+        # twice is written twice, not as a back-reference); a cycle is refused (ValueError)
+        pickler.fast = True
+        pickler.dump(values)
     except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
         return None
     return sink.hash.digest()

@@ -15,8 +15,9 @@ from referee.scripted import random_player
 GAMES = ["founding_fathers", "perricumer_ratsspiel", "nations_dice", "revolution_1848"]
 
 
-def game_reports(renderer: Renderer, game: str, lang: str, turns: int = 2) -> dict:
-    """Every reader's (game body, wrapped mail) of a random turn of ``game`` in ``lang``."""
+def game_reports(renderer: Renderer, game: str, lang: str, turns: int = 2, names: dict | None = None) -> dict:
+    """Every reader's (game body, wrapped mail) of a random turn of ``game`` in ``lang``
+    (``names``: the players' names by seat, else the seat's own, title-cased)."""
     rules = registry.get(game)
     seats = ["ana", "bo", "cy", "di", "ed"][: max(rules.min_players, 3)]
     state = rules.setup(seats, {}, Rng(derive_seed("warm", game)))
@@ -24,7 +25,7 @@ def game_reports(renderer: Renderer, game: str, lang: str, turns: int = 2) -> di
     for number in range(1, turns + 1):
         res = random_turn(rules, state, rand, "warm", number)
         state = res.state
-    players = {p: {"name": p.title()} for p in seats}
+    players = {p: {"name": (names or {}).get(p, p.title())} for p in seats}
     out = {}
     for viewer in (*seats, None, GM):
         ctx = {"match": {"id": "m", "title": rules.title, "game": rules.name, "lang": lang, "timezone": "UTC"},

@@ -123,6 +123,17 @@ def test_values_that_cannot_be_digested_are_rendered_every_time():
     assert digest({"v": Drifting()}) is None and digest({"v": huge}) is None
 
 
+def test_a_cyclic_value_is_rendered_not_digested_and_shared_objects_digest_as_their_copies():
+    loop: list = ["<x>"]
+    loop.append(loop)
+    assert digest({"v": loop}) is None
+    e = env({"t": "{% shared v=v %}{{ count() }}{{ v[0] }}{% endshared %}"})
+    assert [e.get_template("t").render(v=loop) for _ in range(2)] == ["<x>", "<x>"]
+    assert e.globals["count"].n == 2 and len(e.shared_parts) == 0
+    one = {"a": 1}
+    assert digest({"v": [one, one]}) == digest({"v": [{"a": 1}, {"a": 1}]}) != digest({"v": [one, {"a": 1.0}]})
+
+
 def test_a_part_naming_a_value_twice_is_refused():
     with pytest.raises(jinja2.TemplateSyntaxError, match="twice"):
         env({"t": "{% shared a=1, a=2 %}{{ a }}{% endshared %}"}).get_template("t")
