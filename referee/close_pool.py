@@ -12,7 +12,7 @@ close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write loc
 
 The PNGs of the pictures the closes drew are made after them, not inside the
 tick: a close returns its SVGs, and once every due close of the pass is done the
-idle workers render them (``Drawings``), each PNG handed to the parent's
+idle workers render them (``close_pictures.Drawings``), each PNG handed to the parent's
 ``pictures.keep`` as it is made; a report sent before its PNG is made renders
 it itself (``pictures.cached_png``), as ever, so a worker that dies while
 drawing costs time, never a picture.
@@ -33,7 +33,6 @@ import logging
 import multiprocessing
 import os
 import signal
-import threading
 import time
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -43,6 +42,7 @@ from datetime import datetime
 from referee import pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
+from referee.close_pictures import Drawings
 from referee.store import is_postgres, location_of
 
 log = logging.getLogger("referee.close_pool")
@@ -132,7 +132,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the pool
     if nice:
         os.nice(nice)
-    pictures.WORKERS = 0   # a worker renders the PNGs it is handed (``_png``), no pool of its own
+    pictures.WORKERS = 0   # a worker renders the PNGs it is handed (``Drawings``), no pool of its own
     for rules in recipe.games:
         registry.register(rules)
     clock = _Clock()
@@ -145,7 +145,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
     warm_renderer(ref.renderer)
     drawn: list[str] = []
-    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: returned, rendered after the pass (_png)
+    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: returned, drawn after the pass (Drawings)
     _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
     _profile_if_asked()
 
@@ -215,86 +215,7 @@ def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, li
     return "closed", list(dict.fromkeys(drawn))
 
 
-def _png(svg: str) -> bytes | None:
-    """The PNG of one drawn SVG: ``pictures.png_of``'s very bytes (the parent keeps them for the sending)."""
-    prof = _worker.get("profile")
-    if prof is None:
-        return pictures.png_of(svg)
-    prof.enable()
-    try:
-        return pictures.png_of(svg)
-    finally:
-        prof.disable()
-
-
 # -- in the parent ----------------------------------------------------------------------------
-class Drawings:
-    """The PNGs of a pass's pictures, made by the close workers once the pass's closes are done.
-
-    ``note`` collects the SVGs the closes drew (in order, once each); ``draw`` hands them to the
-    workers, one task each, and each PNG goes to ``pictures.keep`` as it is made; ``hold`` takes
-    back those not started yet, so that the next closes do not queue behind pictures (drawn again
-    by the next ``draw``).  Nothing here is needed for a report to be sent: the sending renders
-    a PNG it does not find kept (``pictures.cached_png``), so a worker that dies loses nothing."""
-
-    def __init__(self) -> None:
-        self._noted: dict[str, None] = {}       # drawn, not handed out (ordered: sent first, drawn first)
-        self._under_way: dict[str, Future] = {}
-        self._lock = threading.Condition(threading.RLock())   # callbacks: the executor's thread; cancel() calls back
-        self.broken = False                    # a worker died while drawing: the pool is started anew
-
-    def note(self, svgs) -> None:
-        with self._lock:
-            for svg in svgs:
-                self._noted.setdefault(svg, None)
-
-    def draw(self, pool: ProcessPoolExecutor) -> int:
-        """Hand every noted SVG (the last ``pictures.KEEP``: older ones would be dropped unsent) to ``pool``."""
-        with self._lock:
-            svgs = [svg for svg in self._noted if svg not in self._under_way][-pictures.KEEP:]
-            self._noted.clear()
-            for svg in svgs:
-                try:
-                    future = pool.submit(_png, svg)
-                except (BrokenProcessPool, RuntimeError):   # the sending renders the rest
-                    self.broken = True
-                    break
-                self._under_way[svg] = future
-                future.add_done_callback(lambda f, svg=svg: self._made(svg, f))
-            return len(svgs)
-
-    def _made(self, svg: str, future: Future) -> None:
-        try:
-            if not future.cancelled():
-                pictures.keep(svg, future.result())
-        except Exception:   # the worker died (or the pool stopped): the sending renders it
-            self.broken = True
-        finally:
-            with self._lock:
-                if self._under_way.get(svg) is future:
-                    del self._under_way[svg]
-                self._lock.notify_all()
-
-    def hold(self) -> None:
-        """Take back the pictures not started yet (noted again, first): closes go before them."""
-        with self._lock:
-            back = [svg for svg, f in list(self._under_way.items()) if f.cancel()]
-            self._noted = dict.fromkeys(back) | self._noted
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Whether every picture handed out is made and kept (or failed) within ``timeout`` seconds."""
-        with self._lock:
-            return self._lock.wait_for(lambda: not self._under_way, timeout)
-
-    def noted(self) -> int:
-        with self._lock:
-            return len(self._noted)
-
-    def pending(self) -> int:
-        with self._lock:
-            return len(self._noted) + len(self._under_way)
-
-
 class ClosePool:
     """P worker processes closing turns; ``tick`` is ``Closing.tick`` with the closes done by them."""
 
