@@ -22,10 +22,10 @@ class Drawings:
     a PNG it does not find kept (``pictures.cached_png``), so a worker that dies loses nothing."""
 
     def __init__(self) -> None:
-        self._noted: dict[str, None] = {}       # drawn, not handed out (ordered: sent first, drawn first)
+        self._noted: dict[str, None] = {}       # drawn, not handed out (in the order the closes drew them)
         self._under_way: dict[str, Future] = {}
         self._lock = threading.Condition(threading.RLock())   # callbacks: the executor's thread; cancel() calls back
-        self.broken = False                    # a worker died while drawing: the pool is started anew
+        self.broken: ProcessPoolExecutor | None = None   # one a worker of which died drawing: started anew
 
     def note(self, svgs) -> None:
         with self._lock:
@@ -43,18 +43,18 @@ class Drawings:
                 try:
                     future = pool.submit(pictures.png_of, svg)
                 except (BrokenProcessPool, RuntimeError):   # the sending renders the rest
-                    self.broken = True
+                    self.broken = pool
                     break
                 self._under_way[svg] = future
-                future.add_done_callback(lambda f, svg=svg: self._made(svg, f))
+                future.add_done_callback(lambda f, svg=svg: self._made(svg, f, pool))
             return len(svgs)
 
-    def _made(self, svg: str, future: Future) -> None:
+    def _made(self, svg: str, future: Future, pool: ProcessPoolExecutor) -> None:
         try:
             if not future.cancelled():
                 pictures.keep(svg, future.result())
         except Exception:   # the worker died (or the pool stopped): the sending renders it
-            self.broken = True
+            self.broken = pool
         finally:
             with self._lock:
                 if self._under_way.get(svg) is future:
@@ -64,8 +64,8 @@ class Drawings:
     def hold(self) -> None:
         """Take back the pictures not started yet (noted again, first): closes go before them."""
         with self._lock:
-            back = [svg for svg, f in list(self._under_way.items()) if f.cancel()]
-            self._noted = dict.fromkeys(back) | self._noted
+            back = [svg for svg, f in list(self._under_way.items()) if f.cancel()]   # handed out latest first
+            self._noted = dict.fromkeys(reversed(back)) | self._noted
 
     def wait(self, timeout: float | None = None) -> bool:
         """Whether every picture handed out is made and kept (or failed) within ``timeout`` seconds."""

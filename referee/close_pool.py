@@ -233,9 +233,8 @@ class ClosePool:
         self._broken_in_row = 0
 
     def _pool(self) -> ProcessPoolExecutor:
-        if self.drawings.broken:   # a worker died while drawing (the sending renders what it left)
-            self.drawings.broken = False
-            self.restarts += 1
+        if self._executor is not None and self.drawings.broken is self._executor:
+            self.restarts += 1   # a worker died while drawing (the sending renders what it left)
             self._drop()
         if self._executor is None:
             # a new lock with every new set of workers: a worker killed holding one never lets it go

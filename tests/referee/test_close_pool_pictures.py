@@ -96,7 +96,7 @@ def test_reports_sent_while_their_pngs_are_being_made_and_a_worker_killed_drawin
         assert pool.pictures_made(timeout=120)   # each made, or failed with its worker
         assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
         before = pool.pids()
-        assert ref.tick(pool=pool).closed == [] and pool.drawings.broken   # nothing due, nothing drawn
+        assert ref.tick(pool=pool).closed == [] and pool.drawings.broken is pool._executor   # nothing drawn
         pool.warm()   # the pool broken by the kill is started anew
         assert pool.restarts == 1 and len(pool.pids()) == 2 and not set(pool.pids()) & set(before)
     finally:
@@ -123,16 +123,21 @@ def test_a_worker_killed_after_its_commit_before_handing_back_its_pictures_loses
                     killed += 1
             time.sleep(0.05)
         ticking.join(timeout=10)
-        assert not ticking.is_alive() and killed >= 1 and done[0].more
+        assert not ticking.is_alive() and killed >= 1 and done[0].closed == [] and done[0].more
+        # the stopped worker's close committed; one cut short by the broken pool did not (closed next)
+        lost = [m for m, _ in CLOSED if ref.store.current_turn(m)["number"] == 2]
+        assert lost
         monkeypatch.delenv("REFEREE_CRASH_AT")
-        while ref.tick(pool=pool).more:   # the next passes: nothing left to close, the archive repaired
+        while ref.tick(pool=pool).more:   # the next passes: what is left closes, the archive is repaired
             pass
         assert pool.pictures_made(timeout=120)
     finally:
         pool.shutdown()
     assert [ref.store.current_turn(m)["number"] for m, _ in CLOSED] == [2, 2]   # both closes committed once
-    assert not any(kept(svg) for svg in drawn(ref))   # no worker handed back a picture ...
-    assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 10   # ... and none is missing
+    assert [t["number"] for t in ref.store.turns("m0")] == [1, 2]
+    lost_svgs = [svg for m in lost for svg in ref.store.turn(m, 1)["result"]["pictures"].values()]
+    assert lost_svgs and not any(kept(svg) for svg in lost_svgs)   # never handed back by a worker ...
+    assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 10   # ... and no report is without it
 
 
 def test_the_services_default_closes_a_due_batch_in_one_close_worker_per_core(tmp_path):
@@ -158,3 +163,28 @@ def test_the_services_default_closes_a_due_batch_in_one_close_worker_per_core(tm
             service._closer.join(timeout=60)
         if service._pool is not None:
             service._pool.shutdown()
+
+
+def test_pictures_not_started_are_held_back_while_closes_run_and_drawn_after_them(tmp_path):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from referee.close_pictures import Drawings
+    svgs = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{200 + i}" height="120">'
+            f'<text x="5" y="60">board {i}</text></svg>' for i in range(12)]
+    drawings = Drawings()
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        drawings.note(svgs)
+        assert drawings.draw(pool) == 12 and drawings.noted() == 0
+        drawings.hold()   # the next closes: what no worker has started waits for them
+        held = drawings.noted()
+        assert held >= 12 - 3   # one worker: at most the one it draws and the executor's one queued ahead
+        assert drawings.wait(120) and drawings.pending() == held   # only those started were made
+        assert sum(kept(svg) for svg in svgs) == 12 - held
+        drawings.draw(pool)   # after the closes: the rest
+        assert drawings.wait(120) and drawings.pending() == 0
+    finally:
+        pool.shutdown()
+    assert all(kept(svg) for svg in svgs) and drawings.broken is None
+    assert [pictures.cached_png(svg) for svg in svgs] == [pictures.png_of(svg) for svg in svgs]
