@@ -12,10 +12,13 @@ process of its own (so peak memory is that N's alone):
   (players, the public view and the GM);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
-* READY, the like-for-like figure: the tick and every report's PNG rendered (in
-  process the picture workers render them beside the tick and after it; close
-  workers render their closes' PNGs inside the tick), CPU of every process;
-  both variants warm (templates compiled, workers started) before the clock;
+* the tick is timed until it returns: every due match closed, its reports
+  rendered and queued, its archive written (in process the picture workers
+  start the PNGs beside it; close workers make them after the pass's closes);
+* READY, the like-for-like figure: the tick and every report's PNG made (in
+  process by the picture workers, beside the tick and after it; with close
+  workers by them, after the closes), CPU of every process; both variants warm
+  (templates compiled, workers started) before the clock;
 * then (not timed as part of the close) the outbox sends every report into a
   Maildir, and the store is measured as it stays;
 * reported: seconds for the tick, per match, the ratio tick / games' own
@@ -230,10 +233,15 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             report.failed += more.failed
             report.more = more.more
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
-        pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick; the pool: none left
+        tick_workers_cpu = cpu_of(pids) - workers_before
+        tick_drawers_cpu = cpu_of(drawers) - drawers_before
+        pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick
+        if pool is not None:
+            pool.pictures_made()   # the close workers' PNGs, made after the pass's closes
         ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
         drawers_cpu = cpu_of(drawers) - drawers_before
+        drawn_later = pool.drawings.pending() if pool is not None else 0
         if profile:
             prof.disable()
             prof.dump_stats(profile)
@@ -259,7 +267,9 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
-                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
+                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+                "tick_workers_cpu": tick_workers_cpu, "tick_drawers_cpu": tick_drawers_cpu, "drawn_later": drawn_later,
+                "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                 "rss_before_mb": rss_before / 1024,
@@ -272,6 +282,40 @@ def child(*args: str) -> dict:
     cmd = [sys.executable, __file__, *args]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=dict(os.environ)).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def figures(r: dict) -> dict:
+    """The tick's and READY's wall and CPU (all processes) seconds of one variant."""
+    return {"tick_s": r["tick_s"], "tick_cpu": r["tick_cpu"] + r["tick_workers_cpu"],
+            "ready_s": r["ready_s"], "ready_cpu": r["ready_cpu"] + r["close_workers_cpu"] + r["drawers_cpu"]}
+
+
+def show(r: dict, base: dict) -> None:
+    """One variant's figures, each with its ratio to the games' own work and to the first variant."""
+    f, b, g = figures(r), figures(base), r["games_s"]
+    load = " ".join(f"{x:.2f}" for x in r["load"])
+    how = "in this process (picture workers beside)" if not r["workers"] else f"{r['workers']} close workers"
+    print(f"N={r['n']:5d} workers={r['workers']} ({how}); load average at the tick {load}", flush=True)
+    print(f"  TICK  (closed, rendered, queued, archived): {f['tick_s']:7.2f} s wall, {f['tick_cpu']:7.2f} s CPU all "
+          f"processes (parent {r['tick_cpu']:.2f} + close workers {r['tick_workers_cpu']:.2f}; picture workers "
+          f"beside it {r['tick_drawers_cpu']:.2f} not counted); {1000 * f['tick_s'] / r['n']:.1f} ms/match", flush=True)
+    print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
+          f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
+          f"{r['drawers_cpu']:.2f})", flush=True)
+    print(f"  games' own work (resolve + view + order form, this run) {g:.2f} s CPU; ratio TICK/games "
+          f"{f['tick_cpu'] / g:.2f} CPU, {f['tick_s'] / g:.2f} wall (target <= 2.5); READY/games "
+          f"{f['ready_cpu'] / g:.2f} CPU, {f['ready_s'] / g:.2f} wall", flush=True)
+    if r is not base:
+        print(f"  against workers={base['workers']} in this run: TICK wall {f['tick_s'] / b['tick_s']:.2f}x, CPU "
+              f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
+              f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
+    print(f"  closed {r['closed']}, failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
+          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys; sent {r['sent']} into a Maildir in "
+          f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
+          f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
+          f"{r['rss_before_mb']:.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
+          f"{r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and {r['archive_close_per_match'] / 1024:.0f} "
+          f"KB/match to the archive; build {r['build_s']:.0f} s", flush=True)
 
 
 def main() -> None:
@@ -306,29 +350,7 @@ def main() -> None:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
                 r = child(*cmd)
                 first.setdefault(n, r)
-                base = first[n]
-                cpu = r["tick_cpu"] + r["close_workers_cpu"]
-                ready_cpu = r["ready_cpu"] + r["close_workers_cpu"] + r["drawers_cpu"]
-                print(f"N={n:5d} workers={w}: READY (closed, archived, queued, every PNG rendered) "
-                      f"{r['ready_s']:7.2f} s wall ({r['ready_s'] / base['ready_s']:.2f}x the first variant), "
-                      f"CPU {ready_cpu:6.2f} s all processes ({ready_cpu / (base['ready_cpu'] + base['close_workers_cpu'] + base['drawers_cpu']):.2f}x) "
-                      f"= {r['ready_cpu']:.2f} parent + {r['close_workers_cpu']:.2f} close workers + "
-                      f"{r['drawers_cpu']:.2f} picture workers; ratio to the games' own work "
-                      f"({r['games_s']:.2f} s CPU): {ready_cpu / r['games_s']:.2f} on CPU, "
-                      f"{r['ready_s'] / r['games_s']:.2f} on wall; load {' '.join(f'{x:.2f}' for x in r['load'])}", flush=True)
-                print(f"N={n:5d} workers={w}: tick {r['tick_s']:7.2f} s wall, CPU {r['tick_cpu']:6.2f} s parent + "
-                      f"{r['close_workers_cpu']:6.2f} s close workers (their whole lives, start-up included: "
-                      f"{r['pool_cpu']:.2f} s), {1000 * r['tick_s'] / n:6.1f} ms/match; games' own work "
-                      f"{r['games_s']:6.2f} s CPU; ratio {cpu / r['games_s']:.2f} CPU (all processes), "
-                      f"{r['tick_s'] / r['games_s']:.2f} wall (target <= 2.5); wall vs the first variant "
-                      f"{r['tick_s'] / base['tick_s']:.2f}x; closed {r['closed']}, failed {r['failed']}, more {r['more']}, "
-                      f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys, sent {r['sent']} into a Maildir in "
-                      f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture "
-                      f"workers); peak RSS {r['peak_rss_mb']:.0f} MB (before tick {r['rss_before_mb']:.0f}); "
-                      f"SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, close adds "
-                      f"{r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and "
-                      f"{r['archive_close_per_match'] / 1024:.0f} KB/match to the archive; build {r['build_s']:.0f} s; "
-                      f"load average at the tick {' '.join(f'{x:.2f}' for x in r['load'])}", flush=True)
+                show(r, first[n])
     if len(first) > 1:
         ns = sorted(first)
         a0, a1 = first[ns[0]], first[ns[-1]]

@@ -10,6 +10,13 @@ loaded, templates compiled) and run at a lower priority (``NICE``) than the
 service's process, which answers mail.  The store's claims make each
 close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write lock).
 
+The PNGs of the pictures the closes drew are made after them, not inside the
+tick: a close returns its SVGs, and once every due close of the pass is done the
+idle workers render them (``close_pictures.Drawings``), each PNG handed to the parent's
+``pictures.keep`` as it is made; a report sent before its PNG is made renders
+it itself (``pictures.cached_png``), as ever, so a worker that dies while
+drawing costs time, never a picture.
+
 Faults stay isolated: a close that raises is set aside in the worker's fault
 guard exactly as in the parent, and reported as failed; a worker that dies
 (SIGKILL, out of memory) breaks only this pass: the pool is started anew and
@@ -35,6 +42,7 @@ from datetime import datetime
 from referee import pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
+from referee.close_pictures import Drawings
 from referee.store import is_postgres, location_of
 
 log = logging.getLogger("referee.close_pool")
@@ -124,7 +132,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the pool
     if nice:
         os.nice(nice)
-    pictures.WORKERS = 0   # a worker renders its closes' PNGs itself (``pictures.cached_png``), no pool of its own
+    pictures.WORKERS = 0   # a worker renders the PNGs it is handed (``Drawings``), no pool of its own
     for rules in recipe.games:
         registry.register(rules)
     clock = _Clock()
@@ -137,7 +145,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
     warm_renderer(ref.renderer)
     drawn: list[str] = []
-    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: rendered after the close, here (_close_one)
+    pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: returned, drawn after the pass (Drawings)
     _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
     _profile_if_asked()
 
@@ -175,7 +183,7 @@ def _pid() -> int:
     return os.getpid()
 
 
-def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
+def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
     prof = _worker.get("profile")
     if prof is None:
         return _close_one(match_id, number, at)
@@ -186,11 +194,10 @@ def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[t
         prof.disable()
 
 
-def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[tuple[str, bytes | None]]]:
-    """Close one due turn: ("closed" | "failed" | "passed", the pictures it drew as (SVG, PNG)).
-    The PNGs are made here, after the close's transaction, on this worker's core: the parent's
-    sending would otherwise wait for them.  (A mail being answered goes first at the store's
-    write lock: ``_Courteous``.)"""
+def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
+    """Close one due turn: ("closed" | "failed" | "passed", the distinct SVGs it drew).
+    Their PNGs are not made here: the pass's other closes go first (``Drawings``).
+    (A mail being answered goes first at the store's write lock: ``_Courteous``.)"""
     ref, clock, drawn = (_worker[k] for k in ("ref", "clock", "drawn"))
     clock.at = at
     drawn.clear()
@@ -205,8 +212,7 @@ def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, li
     if closed is None:
         return "passed", []
     ref.store.clear_fault("close", item)
-    # many matches draw the same board: rendered once while among this worker's last ``pictures.KEEP``
-    return "closed", [(svg, pictures.cached_png(svg)) for svg in dict.fromkeys(drawn)]
+    return "closed", list(dict.fromkeys(drawn))
 
 
 # -- in the parent ----------------------------------------------------------------------------
@@ -222,10 +228,14 @@ class ClosePool:
         self._context = multiprocessing.get_context("spawn")
         self._executor: ProcessPoolExecutor | None = None
         self._pending: list[Future] = []
+        self.drawings = Drawings()   # the pass's PNGs, made after its closes
         self.restarts = 0
         self._broken_in_row = 0
 
     def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is not None and self.drawings.broken is self._executor:
+            self.restarts += 1   # a worker died while drawing (the sending renders what it left)
+            self._drop()
         if self._executor is None:
             # a new lock with every new set of workers: a worker killed holding one never lets it go
             lock = None if is_postgres(self.recipe.store) else self._context.RLock()
@@ -249,13 +259,15 @@ class ClosePool:
         return sorted((self._executor._processes or {}).keys()) if self._executor is not None else []
 
     def chunk(self) -> int:
-        """Due turns handed out per call: their PNGs stay among the parent's last ``pictures.KEEP``
-        until sent, and the service sends a part's reports while the next part closes."""
+        """Due turns handed out per call: the service sends a part's reports while the next part
+        closes (and their pictures stay among the parent's last ``pictures.KEEP``)."""
         return max(self.workers, pictures.KEEP // 2)
 
     def tick(self, ref, budget: float | None = None) -> TickReport:
         """A pass (or its part within ``budget``) of ``ref.closing.tick``; the due turns are closed by the
-        workers, ``chunk()`` of them a call (``more``: call again; the turns noted wait in order)."""
+        workers, ``chunk()`` of them a call (``more``: call again; the turns noted wait in order).
+        Once a pass's closes are all done, the workers make its PNGs after this returns
+        (``pictures_made`` waits for them)."""
         report = TickReport()
         if not self._due:
             due: list[tuple[str, int]] = []
@@ -265,13 +277,23 @@ class ClosePool:
         report = self.close(ref, part, report)
         if self._due and not report.more:   # the next call closes the next part (a broken pool: all noted anew)
             report.more = True
+        if not report.more and self.drawings.noted():   # every due close of the pass done: the idle workers draw
+            try:
+                self.drawings.draw(self._pool())
+            except Exception:   # workers that cannot start: the sending renders the pictures
+                log.exception("handing the pictures to the close workers failed")
         return report
+
+    def pictures_made(self, timeout: float | None = None) -> bool:
+        """Whether every PNG of the passes so far is made (kept for the sending) within ``timeout``."""
+        return self.drawings.wait(timeout)
 
     def close(self, ref, due: list[tuple[str, int]], report: TickReport) -> TickReport:
         """Close ``due`` in the workers, adding each outcome to ``report``."""
         if not due:
             return report
         at = None if self.recipe.wall_clock else ref.now()
+        self.drawings.hold()   # the closes first: pictures not started wait for the end of the pass
         pool = self._pool()
         futures = {}
         try:
@@ -294,8 +316,7 @@ class ClosePool:
                 except Exception as e:   # the store is locked or gone (not the match's fault): tried again
                     trouble = trouble or e
                     continue
-                for svg, png in drawn:
-                    pictures.keep(svg, png)   # ready for the sending
+                self.drawings.note(drawn)
                 if outcome == "closed":
                     closed.append((match_id, number))
                 elif outcome == "failed":
@@ -319,7 +340,9 @@ class ClosePool:
         return report
 
     def cancel(self) -> None:
-        """Closes not yet started are dropped (the service stops): they are due again at the next start."""
+        """Closes not yet started are dropped (the service stops): they are due again at the next start
+        (and pictures not started are left to the sending)."""
+        self.drawings.hold()
         for future in list(self._pending):
             future.cancel()
 

@@ -11,7 +11,9 @@ then only reads mail and sends.  A thread of its own, on a connection of its
 own to the store (a second ``Referee``: all shared state is in the store),
 decides what is due and reminds; the closes themselves run in ``close_workers``
 worker processes (``referee/close_pool.py``; default one per core), so they
-neither hold this process's interpreter lock nor its core.  ``close_workers=0``:
+neither hold this process's interpreter lock nor its core; once a pass's closes
+are done the workers make its board pictures' PNGs (``close_pictures``), and a
+report sent before its PNG is made renders it here.  ``close_workers=0``:
 the thread closes the turns itself.  A close is one transaction either way; a
 mail being handled goes first between two closes (``_mail_first``, shared with
 the workers).

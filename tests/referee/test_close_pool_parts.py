@@ -148,6 +148,7 @@ def test_workers_close_real_games_as_in_process_and_hand_their_pictures_to_the_p
         report = pooled.tick(pool=pool)
         assert report.closed == [("m0", 1), ("m1", 1)] and not report.more
         assert [_children(pid) for pid in pool.pids()] == [[], []]   # a worker starts no picture workers
+        assert pool.pictures_made(timeout=120)   # made after the tick, by the workers
     finally:
         pool.shutdown()
 
