@@ -65,42 +65,47 @@ def _stopped(pid: int) -> bool:
         return False
 
 
-def test_with_close_workers_the_tick_returns_before_the_pngs_are_made_and_reports_carry_their_exact_png(tmp_path):
+@pytest.fixture
+def league_and_pool(tmp_path):
+    """A real league and a warm pool of two close workers (shut down after the test)."""
     ref = real_league(tmp_path, Clock())
     pool = ClosePool(Recipe.of(ref), 2)
     try:
         pool.warm()
-        report = ref.tick(pool=pool)
-        at_return = [kept(svg) for svg in drawn(ref)]   # looked at as the tick returns: a PNG takes 20 ms or more
-        under_way = pool.drawings.pending()
-        assert report.closed == CLOSED and not report.more
-        assert [t["status"] for m, _ in CLOSED for t in ref.store.turns(m)][::2] == ["resolved", "resolved"]
-        assert drawn(ref) and at_return == [False] * len(drawn(ref)) and under_way == len(set(drawn(ref)))
-        assert pool.pictures_made(timeout=120) and pool.drawings.pending() == 0
-        assert all(kept(svg) for svg in drawn(ref))
-        assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
+        yield ref, pool
     finally:
         pool.shutdown()
+
+
+def test_with_close_workers_the_tick_returns_before_the_pngs_are_made_and_reports_carry_their_exact_png(
+        tmp_path, league_and_pool):
+    ref, pool = league_and_pool
+    report = ref.tick(pool=pool)
+    at_return = [kept(svg) for svg in drawn(ref)]   # looked at as the tick returns: a PNG takes 20 ms or more
+    under_way = pool.drawings.pending()
+    assert report.closed == CLOSED and not report.more
+    assert [t["status"] for m, _ in CLOSED for t in ref.store.turns(m)][::2] == ["resolved", "resolved"]
+    assert drawn(ref) and at_return == [False] * len(drawn(ref)) and under_way == len(set(drawn(ref)))
+    assert pool.pictures_made(timeout=120) and pool.drawings.pending() == 0
+    assert all(kept(svg) for svg in drawn(ref))
+    assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
+    pool.shutdown()
     assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 3 + 5 + 2   # each player and each GM
 
 
-def test_reports_sent_while_their_pngs_are_being_made_and_a_worker_killed_drawing_lose_no_picture(tmp_path):
-    ref = real_league(tmp_path, Clock())
-    pool = ClosePool(Recipe.of(ref), 2)
-    try:
-        pool.warm()
-        report = ref.tick(pool=pool)
-        assert report.closed == CLOSED and pool.drawings.pending() == len(set(drawn(ref)))
-        os.kill(pool.pids()[0], signal.SIGKILL)   # while it draws (or is about to)
-        assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 10   # not waiting for the workers
-        assert pool.pictures_made(timeout=120)   # each made, or failed with its worker
-        assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
-        before = pool.pids()
-        assert ref.tick(pool=pool).closed == [] and pool.drawings.broken is pool._executor   # nothing drawn
-        pool.warm()   # the pool broken by the kill is started anew
-        assert pool.restarts == 1 and len(pool.pids()) == 2 and not set(pool.pids()) & set(before)
-    finally:
-        pool.shutdown()
+def test_reports_sent_while_their_pngs_are_being_made_and_a_worker_killed_drawing_lose_no_picture(
+        tmp_path, league_and_pool):
+    ref, pool = league_and_pool
+    report = ref.tick(pool=pool)
+    assert report.closed == CLOSED and pool.drawings.pending() == len(set(drawn(ref)))
+    os.kill(pool.pids()[0], signal.SIGKILL)   # while it draws (or is about to)
+    assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 10   # not waiting for the workers
+    assert pool.pictures_made(timeout=120)   # each made, or failed with its worker
+    assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
+    before = pool.pids()
+    assert ref.tick(pool=pool).closed == [] and pool.drawings.broken is pool._executor   # nothing drawn
+    pool.warm()   # the pool broken by the kill is started anew
+    assert pool.restarts == 1 and len(pool.pids()) == 2 and not set(pool.pids()) & set(before)
 
 
 def test_a_worker_killed_after_its_commit_before_handing_back_its_pictures_loses_no_report_or_picture(

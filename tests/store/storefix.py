@@ -4,6 +4,9 @@ a store on SQLite in a temp folder, or in a fresh schema of the test
 PostgreSQL server (tests/pg.py)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 
 from referee.store import open_store
@@ -38,3 +41,19 @@ def store_at(location):
 @pytest.fixture
 def store(store_at):
     return store_at()
+
+
+@contextmanager
+def statements(store) -> Iterator[list[str]]:
+    """The SQL the store runs inside the block, in order (its connection's own execute, wrapped)."""
+    seen: list[str] = []
+    real = store._db.execute
+
+    def counting(sql, args=()):
+        seen.append(sql)
+        return real(sql, args)
+    store._db.execute = counting
+    try:
+        yield seen
+    finally:
+        store._db.execute = real

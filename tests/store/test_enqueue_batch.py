@@ -7,7 +7,7 @@ import threading
 from datetime import UTC, datetime
 
 import pytest
-from storefix import backend, location, store, store_at  # noqa: F401 (fixtures)
+from storefix import backend, location, statements, store, store_at  # noqa: F401 (fixtures)
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -18,22 +18,14 @@ def rows(store) -> list[tuple]:
 
 def test_a_batch_queues_every_row_once_with_its_bytes_in_one_statement(store):
     store.enqueue("report:old", None, "old@example.org", b"sent before", NOW)
-    statements, real = [], store._db.execute
-
-    def counting(sql, args=()):
-        statements.append(sql)
-        return real(sql, args)
-    store._db.execute = counting
-    try:
+    with statements(store) as ran:
         with store.transaction(), store.enqueue_batch():
             for i in range(250):   # more than one statement's worth (100 rows)
                 assert store.enqueue(f"report:{i:03d}", None, f"p{i}@example.org", b"\x00\xffbody %d" % i, NOW)
             store.enqueue("report:old", None, "old@example.org", b"again", NOW)   # a key queued already
             store.enqueue("report:007", None, "p7@example.org", b"twice in the batch", NOW)
-            assert [s for s in statements if "outbox" in s] == []   # nothing written before the batch ends
-    finally:
-        store._db.execute = real
-    assert len([s for s in statements if "INSERT INTO outbox" in s]) == 3
+            assert [s for s in ran if "outbox" in s] == []   # nothing written before the batch ends
+    assert len([s for s in ran if "INSERT INTO outbox" in s]) == 3
     got = {d: (to, body) for d, to, body, _ in rows(store)}
     assert len(got) == 251
     assert got["report:old"] == ("old@example.org", b"sent before")

@@ -3,7 +3,7 @@ with what one insert a seat gave: every seat's row, a repeated close counted onc
 rollback's later rows replaced, odd player ids kept as given.  Runs on SQLite and PostgreSQL."""
 from __future__ import annotations
 
-from storefix import backend, location, store, store_at  # noqa: F401 (fixtures)
+from storefix import backend, location, statements, store, store_at  # noqa: F401 (fixtures)
 
 from referee.store import seats
 
@@ -14,18 +14,9 @@ def _rows(store, match: str) -> list[tuple]:
 
 
 def test_a_tables_seats_are_counted_in_one_statement(store):
-    statements, real = [], store._db.execute
-
-    def counting(sql, args=()):
-        statements.append(sql)
-        return real(sql, args)
-    store._db.execute = counting
-    try:
-        with store.transaction():
-            seats.record_turn(store, "m1", 1, {f"p{i:02d}": i % 3 == 0 for i in range(12)})
-    finally:
-        store._db.execute = real
-    assert len([s for s in statements if s.startswith("INSERT INTO seat_turns")]) == 1
+    with statements(store) as ran, store.transaction():
+        seats.record_turn(store, "m1", 1, {f"p{i:02d}": i % 3 == 0 for i in range(12)})
+    assert len([s for s in ran if s.startswith("INSERT INTO seat_turns")]) == 1
     assert _rows(store, "m1") == [(f"p{i:02d}", 1, int(i % 3 == 0)) for i in range(12)]
 
 
