@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import resvg_py
+from pictures_render import timed
 
 from referee import glyphs, pictures, registry
 from referee.site.history import read_meta, turns
@@ -29,12 +30,7 @@ SAMPLES = {"demo-founding_fathers": (1, 30, 84), "demo-perricumer_ratsspiel": (1
 
 
 def cpu_ms(fn, rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return 1000 * statistics.median(times)
+    return 1000 * timed(fn, rounds, time.process_time)
 
 
 def boards():
@@ -62,7 +58,8 @@ def main() -> None:
           f"{'ratio':>6} {'KiB old/new':>12}")
     per_game: dict[str, list[tuple[float, float, float, float]]] = {}
     for game, number, lang, svg in boards():
-        outlined = glyphs.outlined(svg) or svg
+        drawn = glyphs.outline(svg)
+        outlined = svg if drawn is None else drawn.svg
         old = cpu_ms(lambda: resvg_py.svg_to_bytes(svg_string=svg), rounds)
         mid = cpu_ms(lambda: resvg_py.svg_to_bytes(svg_string=outlined), rounds)
         new = cpu_ms(lambda: pictures.png_of(svg), rounds)

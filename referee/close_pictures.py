@@ -37,7 +37,8 @@ class Drawings:
         the latest first: a service sends the earliest reports meanwhile, rendering a PNG it does not
         find made, so the sending and the workers meet in the middle instead of making the same PNGs."""
         with self._lock:
-            svgs = [svg for svg in self._noted if svg not in self._under_way][-pictures.KEEP:]
+            # not those the sending has rendered (or is rendering) meanwhile: each PNG made once
+            svgs = [svg for svg in self._noted if svg not in self._under_way and not pictures.has(svg)][-pictures.KEEP:]
             self._noted.clear()
             for svg in reversed(svgs):
                 try:

@@ -144,9 +144,10 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
     warm_renderer(ref.renderer)
+    pictures.prime()   # the pass's PNGs are made here: fonts read and libvips loaded before the first
     drawn: list[str] = []
     pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: returned, drawn after the pass (Drawings)
-    _worker.update(ref=ref, clock=clock, mail_first=mail_first, drawn=drawn)
+    _worker.update(ref=ref, clock=clock, drawn=drawn)
     _profile_if_asked()
 
 
@@ -161,11 +162,9 @@ def _profile_if_asked() -> None:
     util.Finalize(None, lambda: prof.dump_stats(f"{prefix}.{os.getpid()}"), exitpriority=10)
 
 
-
-
 def warm_renderer(renderer) -> None:
-    """Every game loaded and every template a close renders compiled (``Renderer.warm``, which
-    also notes what ``Renderer.uses`` answers): once a worker's life, not in its first closes
+    """Every game loaded and every template a close renders compiled (``Renderer.warm``; what
+    ``Renderer.uses`` answers is noted as each compiles): once a worker's life, not in its first closes
     (a second or two of CPU each)."""
     for name in registry.names():
         try:

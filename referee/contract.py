@@ -179,7 +179,8 @@ def state_hash(rules: GameRules, state: Any) -> str:
 
 def hash_of_dump(dumped: Any) -> str:
     """``state_hash`` of a state whose ``rules.dump`` is ``dumped`` (a close has dumped it already)."""
-    return hashlib.sha256(fastjson.dumps_canonical(dumped)).hexdigest()
+    fast = fastjson.canonical_or_none(dumped)   # the bytes without a round through str where orjson can
+    return hashlib.sha256(fast if fast is not None else canonical_json(dumped).encode()).hexdigest()
 
 
 @runtime_checkable

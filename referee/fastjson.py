@@ -71,17 +71,9 @@ def dumps_sorted(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
-def dumps_canonical(data: Any) -> bytes:
-    """The UTF-8 bytes of ``json.dumps(data, sort_keys=True, separators=(",", ":"),
-    ensure_ascii=False)``, the text a state hash is taken of (raises on a lone surrogate)."""
-    fast = canonical_or_none(data)
-    if fast is not None:
-        return fast
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
 def canonical_or_none(data: Any) -> bytes | None:
-    """``dumps_canonical`` through orjson, byte for byte, or None where orjson would differ or
+    """The UTF-8 bytes of ``json.dumps(data, sort_keys=True, separators=(",", ":"),
+    ensure_ascii=False)`` (``contract.canonical_json``) through orjson, byte for byte, or None where orjson would differ or
     refuse: no floats (its forms differ, e.g. ``0.00001`` against ``1e-05``), no non-str keys,
     no ints beyond 64 bits, no lone surrogates, no subclasses."""
     if plain(data, floats=False):

@@ -93,6 +93,7 @@ def _by_weight(faces: list[Face], weight: int) -> Face:
     return (lighter + heavier)[0] if weight < 400 else (heavier + lighter)[0]
 
 
+@functools.lru_cache(maxsize=64)   # asked once per text of every picture: the answer is the same all process long
 def find(font_family: str, weight: int) -> Face | None:
     """The upright, normal-width face of the first listed family the system has,
     or None: a family list that reaches a generic name, or a family whose nearest

@@ -89,11 +89,6 @@ def outline(svg: str) -> Outlined | None:
     return Outlined(etree.tostring(root, encoding="unicode"), shapes_only)
 
 
-def outlined(svg: str) -> str | None:
-    out = outline(svg)
-    return None if out is None else out.svg
-
-
 def prime() -> None:
     """Read the system's faces and open the board font now (a worker's warm-up)."""
     face = font_faces.find(Svg.FONT, 400)   # what the games' pictures ask for

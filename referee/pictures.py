@@ -109,7 +109,7 @@ def _drop_pool() -> None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _prime() -> None:
+def prime() -> None:
     """In a worker: read the system's fonts and load libvips now, not for the first picture."""
     glyphs.prime()
     raster.ready()
@@ -122,7 +122,7 @@ def warm() -> None:
         try:
             pool = _executor()
             if pool is not None:
-                pool.submit(_prime)
+                pool.submit(prime)
         except (BrokenProcessPool, RuntimeError, OSError):
             _drop_pool()
 
@@ -150,6 +150,13 @@ def prerender(svgs: Iterable[str]) -> int:
             while len(_ready) > KEEP:
                 _ready.popitem(last=False)[1].cancel()
     return started
+
+
+def has(svg: str) -> bool:
+    """Whether a PNG of ``svg`` is kept here, or under way in a picture worker."""
+    with _lock:
+        future = _ready.get(_key(svg))
+    return future is not None and not future.cancelled()
 
 
 def keep(svg: str, png: bytes | None) -> None:

@@ -23,7 +23,7 @@ from markupsafe import escape
 
 from referee.render_cache import compiled_templates
 from referee.render_codegen import DICT_NAMES as _DICT_NAMES
-from referee.render_codegen import CodeGenerator, macro_call
+from referee.render_codegen import CodeGenerator
 from referee.render_shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -61,10 +61,10 @@ def game_template_dirs() -> list[Path]:
     return found
 
 
-# callables Jinja passes nothing to (a builtin method cannot carry pass_context, a macro
-# never does): called straight, without Context.call's look-ups (a macro or d.get() a call)
-_PLAIN_CALLS = frozenset({types.BuiltinMethodType, jinja2.runtime.Macro})
-_MACRO = jinja2.runtime.Macro
+# callables Jinja passes nothing to (a builtin method cannot carry pass_context): called
+# straight, without Context.call's look-ups (d.get() a call); a macro called by position is
+# render_codegen's (macro_call), any other call of one Jinja's own
+_PLAIN_CALLS = frozenset({types.BuiltinMethodType})
 
 
 class _Context(jinja2.runtime.Context):
@@ -74,8 +74,6 @@ class _Context(jinja2.runtime.Context):
         if kwargs:
             kwargs.pop("_block_vars", None)
             kwargs.pop("_loop_vars", None)
-        if not kwargs and type(__obj) is _MACRO:
-            return macro_call(__obj, *args)   # render_codegen: Macro.__call__'s work skipped where it can be
         try:
             return __obj(*args, **kwargs)
         except StopIteration:   # as Context.call answers it
@@ -88,8 +86,7 @@ class _Environment(jinja2.Environment):
     context is plain dicts, so for a dict the item is looked up first (a sixth
     of a close's rendering time).  Names of dict methods (``items``, ``get`` ...)
     keep Jinja's order, so ``d.items()`` means what it always meant.
-    Calls of macros and builtin methods skip Jinja's checks for what to pass
-    them (``_Context``).
+    Calls of builtin methods skip Jinja's checks for what to pass them (``_Context``).
 
     With ``track_reads`` every template it compiles notes in its code the names
     it reads from its context (``reads_of``), taken from the tree it compiles:

@@ -46,9 +46,6 @@ class CompiledTemplates(jinja2.FileSystemBytecodeCache):
     def get_cache_key(self, name: str, filename: str | None = None) -> str:
         return hashlib.sha256(f"{self.salt}|{name}|{filename}".encode()).hexdigest()
 
-    def get_source_checksum(self, source: str) -> str:
-        return hashlib.sha256(f"{self.salt}\0{source}".encode()).hexdigest()
-
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:
             super().load_bytecode(bucket)

@@ -254,7 +254,7 @@ class Service:
         failures = 0
         while not stop.is_set():
             try:
-                # with workers the whole pass at once: this thread only waits for them
+                # with workers a part of the due turns a call (ClosePool.tick): this thread only waits for them
                 ticked = closer.tick(None, pool=self._pool) if self._pool is not None else closer.tick(WORK_SLICE)
                 failures = 0
                 if ticked.closed or ticked.reminded:
