@@ -25,6 +25,7 @@ from typing import Any
 
 import jinja2.compiler
 import jinja2.runtime
+from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 try:   # markupsafe's own escaping of a str (what escape() wraps in Markup)
@@ -67,7 +68,10 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
         self.referee_calls = n = getattr(self, "referee_calls", 0) + 1
         held, callee = f"referee_m{n}", node.node
         method = isinstance(callee, jinja2.nodes.Getattr) and callee.attr in _DICT_CALLS
-        self.write(f"({held}.{callee.attr}(" if method else f"(referee_macro_call({held}, ")
+        # a macro is given the caller's autoescape, as Context.call gives Macro.__call__ its eval context
+        # (an {% autoescape false %} block makes what the macro returns a plain str, not Markup)
+        self.write(f"({held}.{callee.attr}(" if method
+                   else f"(referee_macro_call({held}, context.eval_ctx, ")
         for i, arg in enumerate(node.args):
             self.write(", " if i else "")
             self.visit(arg, frame)
@@ -120,17 +124,18 @@ class CodeGenerator(jinja2.compiler.CodeGenerator):
 _Macro = jinja2.runtime.Macro
 
 
-def macro_call(macro: _Macro, *args: Any) -> Any:
+def macro_call(macro: _Macro, eval_ctx: EvalContext, *args: Any) -> Any:
     """What ``render._Context.call(macro, *args)`` gives (a template's call of a macro with
-    arguments by position only).  A macro that needs none of Macro.__call__'s work (every
-    argument given, no caller, no catch-all arguments, not async) is called straight, as
-    ``Macro._invoke`` calls it."""
+    arguments by position only; ``eval_ctx``: the caller's, which Context.call hands
+    Macro.__call__: its autoescape decides whether the macro's text is Markup).  A macro
+    that needs none of Macro.__call__'s work (every argument given, no caller, no catch-all
+    arguments, not async) is called straight, as ``Macro._invoke`` calls it."""
     try:
         if (len(args) == macro._argument_count and not macro.caller and not macro.catch_kwargs
                 and not macro.catch_varargs and not macro._environment.is_async):
             rv = macro._func(*args)
-            return Markup(rv) if macro._default_autoescape else rv
-        return macro(*args)
+            return Markup(rv) if eval_ctx.autoescape else rv
+        return macro(eval_ctx, *args)
     except StopIteration:   # as Context.call answers it
         return macro._environment.undefined("value was undefined because a callable raised a"
                                             " StopIteration exception")

@@ -149,3 +149,16 @@ def test_jinjas_own_code_is_what_the_comparison_renders_with():
     own = jinjas_own_code(Renderer(code_cache="off"))
     assert "referee_" not in own.html_env.compile("{{ a.b }}{{ m(x) }}{{ d.get(1) }}", raw=True)
     assert "referee_out" in Renderer(code_cache="off").html_env.compile("{{ a.b }}", raw=True)
+
+
+def test_a_macro_called_inside_autoescape_false_gives_plain_text_as_in_jinja():
+    # Context.call hands a macro the caller's eval context: inside {% autoescape false %} of an HTML
+    # template its text is a plain str, so |e escapes it and + does not escape what is added to it
+    src = ("{% macro m(x) %}<b>{{ x }}</b>{% endmacro %}{% macro k(x, y='<d>') %}<i>{{ x }}{{ y }}</i>{% endmacro %}"
+           "{{ m('<a>') | e }}|{{ m('<a>') + '<c>' }}|"
+           "{% autoescape false %}{{ m('<a>') | e }}|{{ m('<a>') + '<c>' }}|{{ k('<a>') | e }}"
+           "{% for v in ['<v>'] %}{{ m(v) | e }}{% endfor %}{% endautoescape %}|{{ k('<a>') | e }}")
+    mine, jinja = both(src, html=True)
+    assert mine == jinja
+    assert mine.count("&lt;b&gt;") == 2 and "&lt;i&gt;" in mine   # escaped inside the block only
+    assert "<b>&lt;a&gt;</b>" in mine and "&lt;c&gt;" in mine      # Markup outside it
