@@ -37,10 +37,14 @@ def pictures_once(mails: dict) -> dict[str, str]:
     """The reports' pictures, each distinct one once (most readers see the same board):
     every report's ``picture`` becomes the key of its SVG in what this returns."""
     found: dict[str, str] = {}
+    keys: dict[str, str] = {}   # SVG -> key: readers in one language share one SVG, hashed once
     for m in mails.values():
-        if m.get("picture"):
-            key = hashlib.sha256(m["picture"].encode()).hexdigest()[:16]
-            found[key], m["picture"] = m["picture"], key
+        svg = m.get("picture")
+        if svg:
+            key = keys.get(svg)
+            if key is None:
+                key = keys[svg] = hashlib.sha256(svg.encode()).hexdigest()[:16]
+            found[key], m["picture"] = svg, key
     return found
 
 
@@ -111,7 +115,7 @@ class CloseCompute:
             nxt = {"number": turn["number"] + 1, "rev": 0, "status": "open", "awaiting": awaiting,
                    "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
-        self._reports(plan, rules, res, nxt, before)
+        self._reports(plan, rules, res, nxt, before, used)
         plan.result = {"state": dumped, "hash": hash_of_dump(dumped),
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
@@ -140,14 +144,15 @@ class CloseCompute:
             used[pid] = {"source": source, "stage": stage, "orders": model.model_dump(mode="json")}
         return orders, used, missing
 
-    def _reports(self, plan: Plan, rules, res, nxt, before: dict | None = None) -> None:
+    def _reports(self, plan: Plan, rules, res, nxt, before: dict | None = None, used: dict | None = None) -> None:
         """Render every report of the close, and what queues each: the board picture (if the
         game draws one) and the next deadline as a calendar part (cancelled in the last report).
-        ``before``: the standings of the turn's state, read before it was resolved."""
+        ``before``: the standings of the turn's state, read before it was resolved; ``used``:
+        the orders the close used (``orders_for``), the defaults of who sent none among them."""
         match, turn, missing, mails = plan.match, plan.turn, plan.missing, plan.mails
         calendars: dict[str, str | None] = {}
         once = Shared(self, match, turn, rules, res, nxt,
-                      talk=close_rows.has_talk(plan.inputs, turn["number"]), before=before)
+                      talk=close_rows.has_talk(plan.inputs, turn["number"]), before=before, used=used)
 
         def send(key: str, to: str, who: str) -> None:
             lang = mails[who]["lang"]
@@ -173,7 +178,7 @@ class CloseCompute:
         return {"match": once.match_ctx, "turn": turn["number"], "viewer": viewer,
                 "view": once.view(viewer), "picture": once.picture(lang),
                 "standings": once.standings(lang),
-                "log": [{"kind": e.kind, "data": dict(e.data)} for e in res.log if e.visible_for(viewer)],
+                "log": once.log(viewer),
                 "missing": list(missing), "players": once.names, "outcome": res.outcome,
                 "order_form": rules.order_form(res.state, viewer, lang) if owes else "", "next": once.next_info(lang)}
 
@@ -196,7 +201,7 @@ class CloseCompute:
         closes early, and the default orders a player who sent none got (read first)."""
         defaults = ""
         if viewer in missing:
-            defaults = orders_text(rules.default_orders(once.old_state(), viewer).model_dump(mode="json"))
+            defaults = orders_text(once.defaults(viewer))
         # issue 18: the chronicle for this reader, and the public table talk in the public report
         if once.talk:
             heading = talk_heading(self.store, match["id"], turn["number"], viewer, lambda: once.names)
@@ -211,8 +216,9 @@ class Shared:
     the public view and picture, the standings table and the next deadline per language."""
 
     def __init__(self, compute: CloseCompute, match, turn, rules, res, nxt, talk: bool = True,
-                 before: dict | None = None) -> None:
+                 before: dict | None = None, used: dict | None = None) -> None:
         self.lookups, self.turn, self.rules, self.res, self.nxt = compute.lookups, turn, rules, res, nxt
+        self._used = used or {}       # orders_for's: a defaulted reader's orders, made from the same state
         self.talk = talk              # False: the close read no chronicle entry nor table talk for the turn
         self.names = self.lookups.names(match["id"])
         self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
@@ -220,6 +226,7 @@ class Shared:
         self._after: dict | None = None
         self._public = None
         self._old = None
+        self._entries: list | None = None
         self._drawn: dict[str, str | None] = {}
         self._tables: dict[str, list] = {}
         self._next: dict[str, dict | None] = {}
@@ -238,12 +245,27 @@ class Shared:
             self._old = self.rules.load(self.turn["state"])
         return self._old
 
+    def defaults(self, viewer) -> dict:
+        """The default orders ``viewer`` got (as JSON): what the close used, which made them from
+        the state the turn opened with, before resolving; else made here from that state."""
+        used = self._used.get(viewer)
+        if used is not None and used["source"] == "default":
+            return used["orders"]
+        return self.rules.default_orders(self.old_state(), viewer).model_dump(mode="json")
+
     def picture(self, lang: str) -> str | None:
         """The board picture in ``lang``: drawn from the public view (a game draws
         the public part only, so every reader's is the same), once per close and language."""
         if lang not in self._drawn:
             self._drawn[lang] = svg_of(self.rules, self.view(None), lang)
         return self._drawn[lang]
+
+    def log(self, viewer) -> list:
+        """The turn's log entries ``viewer`` may see, as the templates read them: each entry made
+        once per close (templates only read them), a list of the reader's own."""
+        if self._entries is None:
+            self._entries = [(e, {"kind": e.kind, "data": dict(e.data)}) for e in self.res.log]
+        return [entry for e, entry in self._entries if e.visible_for(viewer)]
 
     def standings(self, lang: str) -> list:
         if self._before is None:
