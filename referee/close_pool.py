@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime
 
-from referee import pictures, registry
+from referee import gc_policy, pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
 from referee.close_pictures import Drawings
@@ -149,6 +149,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     pictures.prerender = lambda svgs: drawn.extend(svgs) or 0   # noted: returned, drawn after the pass (Drawings)
     _worker.update(ref=ref, clock=clock, drawn=drawn)
     _profile_if_asked()
+    gc_policy.settle()   # games, templates, fonts: never walked by the collector again
 
 
 def _profile_if_asked() -> None:
@@ -184,13 +185,14 @@ def _pid() -> int:
 
 def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
     prof = _worker.get("profile")
-    if prof is None:
-        return _close_one(match_id, number, at)
-    prof.enable()
-    try:
-        return _close_one(match_id, number, at)
-    finally:
-        prof.disable()
+    with gc_policy.closing_pass():
+        if prof is None:
+            return _close_one(match_id, number, at)
+        prof.enable()
+        try:
+            return _close_one(match_id, number, at)
+        finally:
+            prof.disable()
 
 
 def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
