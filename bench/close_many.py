@@ -33,7 +33,11 @@ process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--profile FILE]
+The close workers get the due turns in parts of ``referee.close_pool.CHUNK`` turns a worker, as in
+the service (``--chunk N``: N a worker; ``--chunk 1000000``: the whole pass in one part).  Every
+variant freezes its warm start-up before the tick (``referee.gc_policy.settle``), as the service does.
+
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--profile FILE] [--chunk N]
 """
 from __future__ import annotations
 
@@ -200,7 +204,8 @@ def pictures_ready() -> None:
             pass
 
 
-def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0) -> dict:
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
+        chunk: int = 0) -> dict:
     from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
 
@@ -211,6 +216,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if nice:
         os.nice(nice)
     pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
+    if chunk:
+        close_pool.CHUNK = chunk
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -342,6 +349,8 @@ def main() -> None:
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
     p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
                    "referee.close_pool.NICE)")
+    p.add_argument("--chunk", type=int, default=0, help="due turns a part hands each close worker "
+                   "(default referee.close_pool.CHUNK; N: the whole pass in one part)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -352,14 +361,15 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk)))
         return
     first: dict[int, dict] = {}
     for n in a.n:
         with tempfile.TemporaryDirectory() as folder:
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice)] + \
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice),
+                       "--chunk", str(a.chunk)] + \
                     (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
