@@ -79,7 +79,7 @@ def test_close_workers_run_at_a_lower_priority_than_the_service(tmp_path):
 
 def test_the_due_turns_are_handed_out_a_part_a_call_and_each_closes_once(tmp_path, monkeypatch):
     monkeypatch.setattr(close_pool, "CHUNK", 1)   # a part: CHUNK a worker = 2 turns
-    monkeypatch.setattr(pictures, "KEEP", 1)    # the pictures kept do not bound a part (any more)
+    monkeypatch.setattr(pictures, "KEEP", 100)   # the pictures kept no longer set a part's size
     ref = toy_league(tmp_path, Clock(), MATCHES, seed="parts")
     pool = ClosePool(Recipe.of(ref), 2)
     parts = []
