@@ -33,7 +33,11 @@ process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--profile FILE]
+The close workers get the due turns in parts of ``referee.close_pool.CHUNK`` turns a worker, as in
+the service (``--chunk N``: N a worker; ``--chunk 1000000``: the whole pass in one part).  Every
+variant freezes its warm start-up before the tick (``referee.gc_policy.settle``), as the service does.
+
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--profile FILE] [--chunk N]
 """
 from __future__ import annotations
 
@@ -50,7 +54,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee import pictures, registry  # noqa: E402
+from referee import gc_policy, pictures, registry  # noqa: E402
 from referee.authority import Referee, Settings  # noqa: E402
 from referee.contract import GM, Rng, derive_seed  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
@@ -178,6 +182,19 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
+def peak_rss_of(pids: list[int]) -> float:
+    """The largest peak resident set (MB) of live processes (their VmHWM)."""
+    peak = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]))
+        except (OSError, ValueError):
+            pass
+    return peak / 1024
+
+
 def pictures_ready() -> None:
     """Wait until every picture handed to the picture workers is rendered (none is cancelled)."""
     for future in list(pictures._ready.values()):
@@ -187,7 +204,8 @@ def pictures_ready() -> None:
             pass
 
 
-def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0) -> dict:
+def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
+        chunk: int = 0) -> dict:
     from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
 
@@ -198,6 +216,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if nice:
         os.nice(nice)
     pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
+    if chunk:
+        close_pool.CHUNK = chunk
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -216,6 +236,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         else:
             close_pool.warm_renderer(ref.renderer)
             pictures.warm()
+        gc_policy.settle()   # as the service's closing thread does once warm
         pids = pool.pids() if pool is not None else []
         drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
         workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
@@ -240,6 +261,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             pool.pictures_made()   # the close workers' PNGs, made after the pass's closes
         ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
+        workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
         drawn_later = pool.drawings.pending() if pool is not None else 0
         if profile:
@@ -272,7 +294,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
                 "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                "rss_before_mb": rss_before / 1024,
+                "rss_before_mb": rss_before / 1024, "workers_peak_rss_mb": workers_rss,
                 "db_bytes": db_after, "db_per_match_turn": db_after / max(resolved, 1),
                 "db_close_per_match": (db_after - db_before) / n,
                 "archive_close_per_match": (arch_after - arch_before) / n}
@@ -313,7 +335,7 @@ def show(r: dict, base: dict) -> None:
           f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys; sent {r['sent']} into a Maildir in "
           f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
-          f"{r['rss_before_mb']:.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
+          f"{r['rss_before_mb']:.0f}; a close worker's {r.get('workers_peak_rss_mb', 0):.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
           f"{r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and {r['archive_close_per_match'] / 1024:.0f} "
           f"KB/match to the archive; build {r['build_s']:.0f} s", flush=True)
 
@@ -327,6 +349,8 @@ def main() -> None:
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
     p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
                    "referee.close_pool.NICE)")
+    p.add_argument("--chunk", type=int, default=0, help="due turns a part hands each close worker "
+                   "(default referee.close_pool.CHUNK; N: the whole pass in one part)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -337,14 +361,15 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk)))
         return
     first: dict[int, dict] = {}
     for n in a.n:
         with tempfile.TemporaryDirectory() as folder:
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice)] + \
+                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice),
+                       "--chunk", str(a.chunk)] + \
                     (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import resvg_py
 
-from referee import glyphs, raster
+from referee import gc_policy, glyphs, raster
 
 log = logging.getLogger("referee.pictures")
 
@@ -98,8 +98,18 @@ def _executor() -> ProcessPoolExecutor | None:
     if WORKERS <= 0:
         return None
     if _pool is None or _pool_pid != os.getpid():
-        _pool, _pool_pid = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")), os.getpid()
+        _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_start)
+        _pool_pid = os.getpid()
     return _pool
+
+
+def _start() -> None:
+    """A picture worker's start-up: fonts and libvips ready, then frozen (``gc_policy.settle``)."""
+    try:
+        prime()
+    except Exception:   # the first picture tries again (and falls back to resvg)
+        log.exception("priming the picture worker failed")
+    gc_policy.settle()
 
 
 def _drop_pool() -> None:

@@ -225,6 +225,11 @@ class Service:
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
+        from referee import gc_policy
+        from referee.close_pool import warm_renderer
+        if self._pool is None:   # this thread closes: templates compiled now, not in the first close
+            warm_renderer(closer.renderer)
+        gc_policy.settle()   # start-up's and warming's objects never walked by the collector again
         if self._pool is not None:   # the workers let mail go first themselves
             try:
                 try:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee import archive as archive_files
-from referee import fastjson, pictures
+from referee import fastjson, gc_policy, pictures
 from referee.authority import crash
 from referee.authority.close_commit import CloseCommit, Verdict, stripe
 from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
@@ -72,6 +72,7 @@ class Closing:
     # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
     before_close = None
 
+    @gc_policy.closing_pass()   # fewer collections while a pass allocates (restored after it)
     def tick(self, budget: float | None = None, due_close=None) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
         Each match, close, reminder and archive repair in a guard of its own.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, make_referee, toy_league
 
-from referee import pictures, registry
+from referee import close_pool, pictures, registry
 from referee.authority import Referee, Settings
 from referee.close_pool import NICE, ClosePool, Recipe, warm_renderer
 from referee.render import Renderer
@@ -78,7 +78,8 @@ def test_close_workers_run_at_a_lower_priority_than_the_service(tmp_path):
 
 
 def test_the_due_turns_are_handed_out_a_part_a_call_and_each_closes_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(pictures, "KEEP", 4)   # a part: max(workers, KEEP // 2) = 2 turns
+    monkeypatch.setattr(close_pool, "CHUNK", 1)   # a part: CHUNK a worker = 2 turns
+    monkeypatch.setattr(pictures, "KEEP", 100)   # the pictures kept no longer set a part's size
     ref = toy_league(tmp_path, Clock(), MATCHES, seed="parts")
     pool = ClosePool(Recipe.of(ref), 2)
     parts = []
