@@ -181,10 +181,13 @@ class SqlStore:
     def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
 
-    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
+    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> str:
+        """Returns the result's text as stored (the close's record is read from it, not dumped again)."""
+        text = _dumps(result)
         # the closing process writes the archive after the commit: no other worker repairs it meanwhile
         self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0, archiver=?"
-                   " WHERE match=? AND number=?", (_dumps(result), _iso(closed), archiving.me(), match, number))
+                   " WHERE match=? AND number=?", (text, _iso(closed), archiving.me(), match, number))
+        return text
 
     def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, archiver=NULL, rev=rev+1,"
@@ -203,6 +206,13 @@ class SqlStore:
         else:
             self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
                        (_dumps(result), match, number))
+
+    def set_archived_many(self, turns: list[tuple[str, int]]) -> None:
+        """``set_archived`` for many (match, number) turns, up to 200 a statement."""
+        for at in range(0, len(turns), 200):
+            part = turns[at:at + 200]
+            self._exec("UPDATE turns SET archived=1 WHERE " + " OR ".join(["(match=? AND number=?)"] * len(part)),
+                       tuple(v for turn in part for v in turn))
 
     def unarchived(self) -> list[dict]:
         """Resolved turns whose archive is not written, and that no other live
