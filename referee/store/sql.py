@@ -18,6 +18,7 @@ from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
 from referee.store import archiving
+from referee.store.batches import insert_rows
 from referee.store.rows import _dumps, _iso, _row, _turn
 
 _ENQUEUE = "INSERT INTO outbox (dedupe, match, recipient, message, next_try, created) VALUES "
@@ -287,9 +288,7 @@ class SqlStore:
             yield
         finally:
             self._batched.rows = None
-        for start in range(0, len(rows), 100):
-            part = rows[start:start + 100]
-            self._exec(_ENQUEUE + ",".join([_ROW] * len(part)) + _ONCE, tuple(v for r in part for v in r))
+        insert_rows(self, _ENQUEUE, rows, 100, _ONCE)
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
         # answers and notices before reports: a confirmation never waits behind a league's reports
