@@ -86,7 +86,7 @@ class CloseCommit:
                 self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
                                  report=report_ref(match_id, turn["number"], turn["rev"], who, m))
         result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
-        plan.stored = self.store.resolve_turn(match_id, turn["number"], result, plan.now)
+        self.store.resolve_turn(match_id, turn["number"], result, plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
         flags = self.parts.archived_later()   # the tick's closes before: records written since their commits
         if flags:

@@ -63,7 +63,6 @@ class Plan:
     mails: dict                    # who -> lang, subject, text, html, picture (key)
     sends: list[tuple[str, str, str, str | None]] = field(default_factory=list)   # (key, to, who, calendar)
     result: dict = field(default_factory=dict)   # the stored result, without report bodies
-    stored: str | None = None      # the result's JSON text as the store holds it, once stored (store_plan)
 
     def reports(self) -> dict[str, str]:
         """The report files of the turn's archive folder: ``<who>.<lang>.txt|.html``."""

@@ -182,13 +182,10 @@ class SqlStore:
     def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
 
-    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> str:
-        """Returns the result's text as stored (the close's record is read from it, not dumped again)."""
-        text = _dumps(result)
+    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
         # the closing process writes the archive after the commit: no other worker repairs it meanwhile
         self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0, archiver=?"
-                   " WHERE match=? AND number=?", (text, _iso(closed), archiving.me(), match, number))
-        return text
+                   " WHERE match=? AND number=?", (_dumps(result), _iso(closed), archiving.me(), match, number))
 
     def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, archiver=NULL, rev=rev+1,"
