@@ -3,6 +3,8 @@ every table, every row, every column as stored, in one transaction on the
 target; then a row-by-row comparison of the two."""
 from __future__ import annotations
 
+from referee.store.batches import insert_rows
+
 BATCH = 200   # rows per INSERT statement
 
 
@@ -34,11 +36,7 @@ def copy_store(source, target) -> dict[str, int]:
         for table in tables_of(source):
             columns = source._db.columns(table)
             rows = _rows(source, table, columns)
-            for start in range(0, len(rows), BATCH):
-                batch = rows[start:start + BATCH]
-                marks = ", ".join("(" + ", ".join("?" * len(columns)) + ")" for _ in batch)
-                target._db.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES {marks}",
-                                   tuple(v for row in batch for v in row))
+            insert_rows(target, f"INSERT INTO {table} ({', '.join(columns)}) VALUES ", rows, BATCH)
             counts[table] = len(rows)
             after = getattr(target._db, "after_copy", None)
             if after is not None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from referee.store.batches import insert_rows
+
 
 def _iso(t: datetime) -> str:
     return t.astimezone(UTC).isoformat()
@@ -20,13 +22,10 @@ def record_turn(store, match: str, turn: int, missed: dict[str, bool]) -> None:
     """What turn ``turn`` was for each seat counted (True: defaulted); rows of this
     turn and later ones (a rollback's) are written anew, so a close repeated counts once."""
     store._exec("DELETE FROM seat_turns WHERE match=? AND turn>=?", (match, turn))
-    rows = sorted(missed.items())
-    for at in range(0, len(rows), _ROWS):   # one statement for a table's seats, not one each (issue 8)
-        part = rows[at:at + _ROWS]
-        store._exec("INSERT INTO seat_turns (match, player, turn, missed) VALUES "
-                    + ",".join(["(?,?,?,?)"] * len(part))
-                    + " ON CONFLICT (match, player, turn) DO UPDATE SET missed=excluded.missed",
-                    tuple(v for player, was_missed in part for v in (match, player, turn, int(was_missed))))
+    # one statement for a table's seats, not one each (issue 8)
+    insert_rows(store, "INSERT INTO seat_turns (match, player, turn, missed) VALUES ",
+                [(match, player, turn, int(was_missed)) for player, was_missed in sorted(missed.items())], _ROWS,
+                " ON CONFLICT (match, player, turn) DO UPDATE SET missed=excluded.missed")
 
 
 _ROWS = 200   # rows a statement: 800 parameters, within SQLite's oldest limit (999)

@@ -18,6 +18,7 @@ from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
 from referee.store import archiving
+from referee.store.batches import insert_rows
 from referee.store.rows import _dumps, _iso, _row, _turn
 
 _ENQUEUE = "INSERT INTO outbox (dedupe, match, recipient, message, next_try, created) VALUES "
@@ -204,6 +205,13 @@ class SqlStore:
             self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
                        (_dumps(result), match, number))
 
+    def set_archived_many(self, turns: list[tuple[str, int]]) -> None:
+        """``set_archived`` for many (match, number) turns, up to 200 a statement."""
+        for at in range(0, len(turns), 200):
+            part = turns[at:at + 200]
+            self._exec("UPDATE turns SET archived=1 WHERE " + " OR ".join(["(match=? AND number=?)"] * len(part)),
+                       tuple(v for turn in part for v in turn))
+
     def unarchived(self) -> list[dict]:
         """Resolved turns whose archive is not written, and that no other live
         worker is writing (``archiving``): each one returned is taken for this
@@ -277,9 +285,7 @@ class SqlStore:
             yield
         finally:
             self._batched.rows = None
-        for start in range(0, len(rows), 100):
-            part = rows[start:start + 100]
-            self._exec(_ENQUEUE + ",".join([_ROW] * len(part)) + _ONCE, tuple(v for r in part for v in r))
+        insert_rows(self, _ENQUEUE, rows, 100, _ONCE)
 
     def due(self, now: datetime, limit: int = 100) -> list[dict]:
         # answers and notices before reports: a confirmation never waits behind a league's reports
