@@ -252,8 +252,10 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
             fds.append(fd)
             staged.append((tmp, f"{at}/{name}"))
         # each new folder's own name too (in its parent), in the same round as the files' data
-        parents = [_open_folder(f.parent) for f in made]
+        parents: list[int] = []
         try:
+            for made_one in made:
+                parents.append(_open_folder(made_one.parent))
             durable(fds, parents)
         finally:
             _close_all(parents)
@@ -351,10 +353,11 @@ def place_staged(staged: list[tuple[str, str]]) -> None:
         folder = getattr(staged, "folder", None) or Path(staged[0][1]).parent
         if not getattr(staged, "fresh", False):
             keep = {os.path.basename(path) for _, path in staged}
-            for f in os.scandir(folder):
-                left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
-                if left and not f.is_dir(follow_symlinks=False):
-                    _unlink(f.path)
+            with os.scandir(folder) as entries:
+                for f in entries:
+                    left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
+                    if left and not f.is_dir(follow_symlinks=False):
+                        _unlink(f.path)
         sync_folder(folder)
         staged.clear()   # placed: the close's discard afterwards has no file to look for
 
