@@ -18,7 +18,7 @@ import os
 import queue
 import shutil
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,19 +51,43 @@ def _put(folder: str, name: str, data: bytes, mode: int = 0o666) -> None:
     os.replace(tmp, f"{folder}/{name}")
 
 
+def _put_made(folder: str, name: str, data: bytes) -> None:
+    """``_put``, making ``folder`` first if it is missing (asked of the disk only then)."""
+    try:
+        _put(folder, name, data)
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+        _put(folder, name, data)
+
+
 def _write_tmp(folder: str, name: str, data: bytes, mode: int) -> tuple[int, str]:
     """``data`` written to the temporary file of ``folder/name``; (its open descriptor, its path).
-    A write the disk refuses closes it and raises; the file is left to the folder's next sweep."""
+    A write the disk refuses closes the file, removes it if this call made it, and raises."""
     tmp = f"{folder}/.{name}.{os.getpid()}.tmp"   # two workers writing one file never share a tmp
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        fd, made = os.open(tmp, _NEW, mode), True
+    except FileExistsError:   # left by a process of this id that died while writing: not this call's
+        fd, made = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), False
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
     except BaseException:
         os.close(fd)
+        if made:   # no partial file left behind
+            _unlink(tmp)
         raise
     return fd, tmp
+
+
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 # libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the pure-Python one
@@ -108,14 +132,12 @@ class Archive:
 
     def write_turn(self, match_id: str, number: int, orders: Mapping, turn: Mapping,
                    reports: Mapping[str, str]) -> None:
-        d = self.turn_dir(match_id, number)
-        (d / "reports").mkdir(parents=True, exist_ok=True)   # once, not once per file
-        folder = str(d)
-        _put(folder, "orders.yaml", _yaml(dict(orders)))
+        folder = str(self.turn_dir(match_id, number))   # exists after a close; made only if missing
+        _put_made(folder, "orders.yaml", _yaml(dict(orders)))
         _put(folder, "turn.json", fastjson.dumps_indent1(turn))   # json.dumps(indent=1, sort_keys=True), faster
         folder += "/reports"
         for name, text in sorted(reports.items()):
-            _put(folder, checks.path_part(name), text.encode("utf-8"))
+            _put_made(folder, checks.path_part(name), text.encode("utf-8"))
 
     def read_report(self, match_id: str, number: int, rev: int, name: str) -> str | None:
         """A report as written for revision ``rev`` of a turn (set aside if that
@@ -206,31 +228,57 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
 # close of the turn writes again.  A turn's ``reports/`` before its turn.json is the record of
 # no one: the store says whether the turn is resolved, and turn.json follows its commit.
 
-def stage_reports(archive: Archive, match_id: str, number: int,
-                  reports: Mapping[str, str]) -> list[tuple[Path, Path]]:
+class Staged(list):
+    """A close's staged reports, (temporary, final) path pairs in their ``folder``;
+    ``fresh``: the folder was made by this close, so nothing an earlier close left is in it."""
+    folder: Path
+    fresh = False
+
+
+def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping[str, str]) -> Staged:
     """Write every report to its temporary file and make them durable (the store will
     hold no copy once the close commits); (temporary, final) paths.  On a failed write
     (a full disk) the files written so far are removed and the error raised."""
-    folder = archive.turn_dir(match_id, number) / "reports"
-    created = not folder.is_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    staged: list[tuple[Path, Path]] = []
+    staged = Staged()
+    staged.folder = folder = archive.turn_dir(match_id, number) / "reports"
+    made = _make_folder(folder)   # the folders this close made, outermost first
+    staged.fresh = bool(made)
     fds: list[int] = []
+    at = str(folder)
     try:
         for name, text in sorted(reports.items()):
-            path = folder / checks.path_part(name)
-            fd, tmp = _write_tmp(str(folder), path.name, text.encode("utf-8"), 0o666)
+            name = checks.path_part(name)
+            fd, tmp = _write_tmp(at, name, text.encode("utf-8"), 0o666)
             fds.append(fd)
-            staged.append((Path(tmp), path))
-        durable(fds)
-        if created:   # the folder's own name, before names in it are made durable
-            sync_folder(folder.parent)
+            staged.append((tmp, f"{at}/{name}"))
+        # each new folder's own name too (in its parent), in the same round as the files' data
+        parents: list[int] = []
+        try:
+            for made_one in made:
+                parents.append(_open_folder(made_one.parent))
+            durable(fds, parents)
+        finally:
+            _close_all(parents)
     except BaseException:
         _close_all(fds)
         discard_staged(staged)
         raise
     _close_all(fds)
     return staged
+
+
+def _make_folder(folder: Path) -> list[Path]:
+    """Make ``folder`` and what is missing above it: one call when only it is missing (a
+    close's ``reports/``) or it exists; the folders made, outermost first."""
+    try:
+        os.mkdir(folder)
+        return [folder]
+    except FileExistsError:
+        return []
+    except FileNotFoundError:
+        made = _make_folder(folder.parent)
+        os.mkdir(folder)
+        return made + [folder]
 
 
 def _close_all(fds: list[int]) -> None:
@@ -243,15 +291,17 @@ _syncers: dict[int, queue.SimpleQueue] = {}   # per process: a forked child has 
 _SYNC_THREADS = 16
 
 
-def durable(fds: list[int]) -> None:
-    """``fdatasync`` every file, all at once: a journalling file system (ext4, XFS) then
-    commits them in one journal flush instead of one each (measured: 14 files in ~3 ms
-    against ~25 ms one after the other, at load 7).  Handed to threads of their own
-    through C queues (a third of a thread pool's futures' CPU), each call with its own
-    queue of answers, so closes on several threads never take each other's."""
-    if len(fds) < 2:
-        for fd in fds:
-            _sync_data(fd)
+def durable(fds: list[int], folders: Sequence[int] = ()) -> None:
+    """``fdatasync`` every file (``fsync`` every folder in ``folders``), all at once: a
+    journalling file system (ext4, XFS) then commits them in one journal flush instead of
+    one each (measured: 14 files in ~3 ms against ~25 ms one after the other, at load 7).
+    Handed to threads of their own through C queues (a third of a thread pool's futures'
+    CPU), each call with its own queue of answers, so closes on several threads never
+    take each other's."""
+    jobs = [(fd, _sync_data) for fd in fds] + [(fd, os.fsync) for fd in folders]
+    if len(jobs) < 2:
+        for fd, sync in jobs:
+            sync(fd)
         return
     todo = _syncers.get(os.getpid())
     if todo is None:
@@ -259,51 +309,59 @@ def durable(fds: list[int]) -> None:
         for i in range(_SYNC_THREADS):
             threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{i}", daemon=True).start()
     answers: queue.SimpleQueue = queue.SimpleQueue()
-    for fd in fds:
-        todo.put((fd, answers))
-    refused = [e for e in [answers.get() for _ in fds] if e is not None]   # every sync ended before the fds close
+    for fd, sync in jobs:
+        todo.put((fd, sync, answers))
+    refused = [e for e in [answers.get() for _ in jobs] if e is not None]   # every sync ended before the fds close
     if refused:
         raise refused[0]   # what the file system refused (EIO, ENOSPC)
 
 
 def _syncing(todo: queue.SimpleQueue) -> None:
     while True:
-        fd, answers = todo.get()
+        fd, sync, answers = todo.get()
         try:
-            _sync_data(fd)
+            sync(fd)
         except BaseException as exc:   # handed to the caller, which raises it
             answers.put(exc)
         else:
             answers.put(None)
 
 
+def _open_folder(folder: Path | str) -> int:
+    return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+
 def sync_folder(folder: Path) -> None:
     """Make the names in ``folder`` durable (files renamed or created in it)."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    fd = _open_folder(folder)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def place_staged(staged: list[tuple[Path, Path]]) -> None:
+def place_staged(staged: list[tuple[str, str]]) -> None:
     """Move staged reports into place and make their names durable before the close
     commits (a power loss must not keep the commit and lose the reports it names).
-    What else is in that folder was left by a close that never committed (killed, or
-    given way): a report for a reader gone since, a staged file of a process that died;
-    it is removed.  ``staged`` is emptied: nothing is left for ``discard_staged``."""
+    What else is in a folder this close did not make was left by a close that never
+    committed (killed, or given way): a report for a reader gone since, a staged file of
+    a process that died; it is removed.  ``staged`` is emptied: nothing is left for
+    ``discard_staged``."""
     for tmp, path in staged:
         os.replace(tmp, path)
     if staged:
-        folder, keep = staged[0][1].parent, {path.name for _, path in staged}
-        for f in folder.iterdir():
-            left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
-            if left and not f.is_dir():
-                f.unlink(missing_ok=True)
+        folder = getattr(staged, "folder", None) or Path(staged[0][1]).parent
+        if not getattr(staged, "fresh", False):
+            keep = {os.path.basename(path) for _, path in staged}
+            with os.scandir(folder) as entries:
+                for f in entries:
+                    left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
+                    if left and not f.is_dir(follow_symlinks=False):
+                        _unlink(f.path)
         sync_folder(folder)
         staged.clear()   # placed: the close's discard afterwards has no file to look for
 
 
-def discard_staged(staged: list[tuple[Path, Path]]) -> None:
+def discard_staged(staged: list[tuple[str, str]]) -> None:
     for tmp, _ in staged:
-        tmp.unlink(missing_ok=True)
+        _unlink(tmp)

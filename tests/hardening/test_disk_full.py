@@ -2,11 +2,14 @@
 archive writes resolves to /dev/full, which answers every write with "No space
 left on device"), not a mock.  The turn stands; nothing half-written counts as
 archived; every report still goes out once; the next tick after the space is
-back writes the archive whole."""
+back writes the archive whole.  A write the kernel refuses part-way leaves no
+partial file behind."""
 from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 
 import pytest
 from hardkit import Outbox, clock, create, ref, send_orders, to, toy_registered
@@ -16,7 +19,8 @@ from referee.archive import replay
 
 def fill_disk_under(folder, name: str):
     """Every write of ``name`` in ``folder`` (through the archive's temporary file, named per
-    process since several workers may write) meets a full device."""
+    process since several workers may write) meets a full device.  The trap is there before
+    the write, so the write does not take it for its own partial file: it stays until removed."""
     folder.mkdir(parents=True, exist_ok=True)
     trap = folder / f".{name}.{os.getpid()}.tmp"
     os.symlink("/dev/full", trap)
@@ -80,3 +84,46 @@ def test_a_full_disk_for_the_reports_keeps_their_text_in_the_store_until_written
     kept = ref.store.turn("toy1", 1)["result"]
     assert "text" not in kept["mails"]["bob"] and ref.store.turn("toy1", 1)["archived"]
     assert (tmp_path / "turns" / "toy1" / "t001" / "reports" / "bob.de.html").stat().st_size > 0
+
+
+# The kernel refuses a write part-way when the file would pass the process's file size limit
+# (EFBIG): a child process with a 4 KB limit writes through the archive's own functions.
+REFUSED = """
+import os, resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # the write fails with EFBIG instead of killing
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+from referee import archive
+root, how = sys.argv[1], sys.argv[2]
+try:
+    if how == "put":
+        archive._put(root, "big.txt", b"x" * 100_000)
+    else:
+        archive.stage_reports(archive.Archive(root), "m1", 1, {"a.en.txt": "small", "b.en.html": "y" * 100_000})
+except OSError as exc:
+    print(exc.errno)
+"""
+
+
+def refused_in_child(root, how: str) -> int:
+    done = subprocess.run([sys.executable, "-c", REFUSED, str(root), how],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+def test_a_write_refused_part_way_leaves_no_partial_temporary_file(tmp_path):
+    assert refused_in_child(tmp_path, "put") == errno.EFBIG
+    assert os.listdir(tmp_path) == []   # neither the partial temporary file nor the final one
+
+
+def test_reports_refused_part_way_while_staging_leave_no_file(tmp_path):
+    assert refused_in_child(tmp_path, "stage") == errno.EFBIG
+    assert os.listdir(tmp_path / "m1" / "t001" / "reports") == []   # the one written and the partial one gone
+
+
+def test_a_temporary_file_left_by_a_dead_process_of_the_same_id_is_written_over(tmp_path):
+    from referee import archive
+    stale = tmp_path / f".orders.yaml.{os.getpid()}.tmp"
+    stale.write_bytes(b"half a file from a process that died" * 100)
+    archive._put(str(tmp_path), "orders.yaml", b"ann: {}\n")
+    assert os.listdir(tmp_path) == ["orders.yaml"] and (tmp_path / "orders.yaml").read_bytes() == b"ann: {}\n"

@@ -127,3 +127,39 @@ def test_closes_on_two_threads_get_their_own_answers(tmp_path, monkeypatch):
     for t in threads:
         t.join()
     assert outcomes == {"good": ["ok"] * 40, "bad": ["refused"] * 40}
+
+
+def test_folders_a_close_makes_have_their_names_synced_with_the_reports_before_placing(tmp_path, monkeypatch):
+    """A close whose match has no folder for the turn yet makes it: its name (in the match's
+    folder) and that of ``reports/`` (in the turn's) are synced in the round of the files' data."""
+    root = tmp_path / "turns"
+    root.mkdir()
+    (root / "m1").mkdir()
+    synced = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+    monkeypatch.setattr(archive_files.os, "fsync", fsync)
+    staged = archive_files.stage_reports(archive_files.Archive(root), "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"})
+    assert sorted(synced) == [str(root / "m1"), str(root / "m1" / "t001")]
+    assert staged.fresh and len(staged) == 2
+    synced.clear()
+    archive_files.place_staged(staged)
+    assert synced == [str(root / "m1" / "t001" / "reports")]
+    assert sorted(os.listdir(root / "m1" / "t001" / "reports")) == ["a.en.txt", "b.en.txt"]
+
+
+def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
+    """A close that never committed left a report for a reader gone since and a dead process's
+    staged file; the next close of the turn finds the folder there and removes both."""
+    archive = archive_files.Archive(tmp_path)
+    folder = archive.turn_dir("m1", 1) / "reports"
+    folder.mkdir(parents=True)
+    (folder / "gone.en.txt").write_text("left")
+    (folder / ".a.en.txt.1.tmp").write_text("left")
+    staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
+    assert not staged.fresh
+    archive_files.place_staged(staged)
+    assert os.listdir(folder) == ["a.en.txt"]
