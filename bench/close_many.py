@@ -246,6 +246,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             prof = cProfile.Profile(time.process_time)
             prof.enable()
         load = os.getloadavg()
+        ru = resource.getrusage(resource.RUSAGE_SELF)
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
         while report.more:   # the pool hands out a part a call
@@ -254,6 +255,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             report.failed += more.failed
             report.more = more.more
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
+        tick_sys = resource.getrusage(resource.RUSAGE_SELF).ru_stime - ru.ru_stime   # the kernel's part (files, fsync)
         tick_workers_cpu = cpu_of(pids) - workers_before
         tick_drawers_cpu = cpu_of(drawers) - drawers_before
         pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick
@@ -289,7 +291,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
-                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu,
+                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
                 "tick_workers_cpu": tick_workers_cpu, "tick_drawers_cpu": tick_drawers_cpu, "drawn_later": drawn_later,
                 "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
@@ -320,7 +322,8 @@ def show(r: dict, base: dict) -> None:
     print(f"N={r['n']:5d} workers={r['workers']} ({how}); load average at the tick {load}", flush=True)
     print(f"  TICK  (closed, rendered, queued, archived): {f['tick_s']:7.2f} s wall, {f['tick_cpu']:7.2f} s CPU all "
           f"processes (parent {r['tick_cpu']:.2f} + close workers {r['tick_workers_cpu']:.2f}; picture workers "
-          f"beside it {r['tick_drawers_cpu']:.2f} not counted); {1000 * f['tick_s'] / r['n']:.1f} ms/match", flush=True)
+          f"beside it {r['tick_drawers_cpu']:.2f} not counted; the parent's kernel part {r['tick_sys']:.2f}); "
+          f"{1000 * f['tick_s'] / r['n']:.1f} ms/match", flush=True)
     print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
           f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
           f"{r['drawers_cpu']:.2f})", flush=True)

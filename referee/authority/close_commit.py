@@ -88,7 +88,4 @@ class CloseCommit:
         result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
         self.store.resolve_turn(match_id, turn["number"], result, plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
-        flags = self.parts.archived_later()   # the tick's closes before: records written since their commits
-        if flags:
-            self.store.set_archived_many(flags)
         crash.point("close.before_commit")

@@ -13,7 +13,6 @@ committed) or only the record's writing.
 """
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -89,37 +88,15 @@ class Closing:
         now = self.now()
         left = [m for m in self.store.matches("running")
                 if self._tick_cursor is None or m["id"] > self._tick_cursor]
-        self._archived_later = (threading.get_ident(), [])
-        try:
-            for i, match in enumerate(left):
-                with self.faults.guarded("tick", match["id"], match["id"]):
-                    self._tick_match(match, now, report, due_close or self.close_turn)
-                self._tick_cursor = match["id"]
-                if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
-                    report.more = True   # at least one match a call: a pass always ends
-                    return report
-        finally:
-            self._flag_archived()
+        for i, match in enumerate(left):
+            with self.faults.guarded("tick", match["id"], match["id"]):
+                self._tick_match(match, now, report, due_close or self.close_turn)
+            self._tick_cursor = match["id"]
+            if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
+                report.more = True   # at least one match a call: a pass always ends
+                return report
         self._tick_cursor = None
         return report
-
-    # inside a tick: (its thread, the turns whose archive its closes wrote), flagged together when it ends
-    _archived_later: tuple[int, list[tuple[str, int]]] | None = None
-
-    def archived_later(self) -> list[tuple[str, int]]:
-        """The turns of this thread's tick whose record is written and not yet flagged archived:
-        the tick's next close flags them in its own transaction (``store_plan``), while their
-        pages are still in the store's cache; the last ones when the tick ends."""
-        later = self._archived_later
-        return later[1] if later is not None and later[0] == threading.get_ident() else []
-
-    def _flag_archived(self) -> None:
-        """The flags no close of the tick took.  A crash before them costs only the records'
-        writing again (``repair_archive``: the turns are still this process's)."""
-        later, self._archived_later = self._archived_later, None
-        if later and later[1]:
-            with self.store.transaction():
-                self.store.set_archived_many(later[1])
 
     def _tick_match(self, match: dict, now, report: TickReport, close_turn) -> None:
         turn = self.store.current_turn(match["id"])
@@ -135,14 +112,11 @@ class Closing:
             all_in = not self.lookups.still_awaited(match["id"], turn)
             due = all_in and timing.close_due(deadline, now, True, bool(self.store.waits(match["id"], turn["number"])))
         if due:
-            later = self.archived_later()
-            flagged = len(later)   # a close that commits flags these in its transaction
             with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
                 closed = close_turn(match["id"], turn["number"])
             if guard.failed:  # the turn stays open and is tried again next tick
                 report.failed.append((match["id"], turn["number"]))
             elif closed is not None:   # its fault, if any, was cleared in the close's transaction
-                del later[:flagged]
                 report.closed.append((match["id"], turn["number"]))
         else:
             with self.faults.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
@@ -278,10 +252,6 @@ class Closing:
             kept = dict(result, mails=kept_of(result["mails"]))
             if self.store.turn(match_id, number + 1) is not None:   # the next turn holds the state
                 kept.pop("state", None)
-        later = self._archived_later
-        if kept is None and later is not None and later[0] == threading.get_ident():
-            later[1].append((match_id, number))   # flagged by the tick's next close (``archived_later``)
-            return
         with self.store.transaction():
             self.store.set_archived(match_id, number, kept)
 

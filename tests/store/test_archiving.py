@@ -77,14 +77,3 @@ def test_a_reopened_turn_forgets_its_archiver_and_a_new_close_names_its_own(stor
     assert store.turn("m", 1)["archiver"].rsplit(":", 1)[0] == f"{HOST}:{os.getpid()}"
     store.reopen_turn("m", 1, None)
     assert store.turn("m", 1)["archiver"] is None
-
-
-def test_many_turns_are_flagged_archived_at_once_in_statements_of_200(store):
-    """``set_archived_many``: what a tick's closes flag together; the others stay unarchived."""
-    for i in range(403):
-        _closed(store, f"m{i:03}")
-    with store.transaction(), statements(store) as seen:
-        store.set_archived_many([(f"m{i:03}", 1) for i in range(401)])
-    assert len(seen) == 3
-    assert [t["match"] for t in store.unarchived()] == ["m401", "m402"]
-    assert all(store.turn(f"m{i:03}", 1)["archived"] for i in range(401))
