@@ -340,7 +340,7 @@ def sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def place_staged(staged: list[tuple[str, str]]) -> None:
+def place_staged(staged: Staged) -> None:
     """Move staged reports into place and make their names durable before the close
     commits (a power loss must not keep the commit and lose the reports it names).
     What else is in a folder this close did not make was left by a close that never
@@ -350,8 +350,8 @@ def place_staged(staged: list[tuple[str, str]]) -> None:
     for tmp, path in staged:
         os.replace(tmp, path)
     if staged:
-        folder = getattr(staged, "folder", None) or Path(staged[0][1]).parent
-        if not getattr(staged, "fresh", False):
+        folder = staged.folder
+        if not staged.fresh:
             keep = {os.path.basename(path) for _, path in staged}
             with os.scandir(folder) as entries:
                 for f in entries:

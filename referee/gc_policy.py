@@ -50,11 +50,6 @@ def settle() -> bool:
     return True
 
 
-def settled() -> bool:
-    """Whether this process has frozen its start-up (``settle``)."""
-    return _settled_pid == os.getpid()
-
-
 @contextmanager
 def closing_pass() -> Iterator[None]:
     """The young generation's threshold raised to ``PASS_YOUNG`` for the length of the block
