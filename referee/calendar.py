@@ -48,8 +48,13 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     """The calendar text (CRLF lines) for the next deadline, or its cancellation
     once the match has ended (``ended``, or no deadline left)."""
     w = WORDS.get(lang, WORDS["en"])
-    tz = ZoneInfo(zone)
-    fast = _written(match_id, title, turn, deadline, zone, organizer, domain, issued, w, reminder, ended, tz)
+    cancelled = ended or deadline is None
+    # a cancelled version keeps a start: some calendars drop an event without one
+    start = (deadline or issued).astimezone(ZoneInfo(zone))
+    # the zone's rules around the deadline only: the whole history would be kilobytes per mail
+    window = _window(zone, start)
+    zone_part = _ZONE_PARTS.get(window)
+    fast = _written(match_id, title, turn, zone, organizer, domain, issued, w, reminder, cancelled, start, zone_part)
     if fast is not None:
         return fast
     cal = Calendar()
@@ -61,13 +66,10 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     event.add("dtstamp", issued.astimezone(UTC))
     event.add("sequence", sequence_at(issued))
     event.add("organizer", vCalAddress(f"mailto:{organizer}"))
-    if ended or deadline is None:
+    if cancelled:
         event.add("summary", w["ended"].format(title=title))
         event.add("status", "CANCELLED")
-        # a cancelled version keeps a start: some calendars drop an event without one
-        start = (deadline or issued).astimezone(tz)
     else:
-        start = deadline.astimezone(tz)
         event.add("summary", w["summary"].format(title=title, turn=turn))
         event.add("description", w["description"].format(title=title, turn=turn, match=match_id))
         event.add("status", "CONFIRMED")
@@ -81,9 +83,6 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     event.add("dtend", start + LENGTH)
     event.add("transp", "TRANSPARENT")    # a deadline takes no time in anyone's day
     cal.add_component(event)
-    # the zone's rules around the deadline only: the whole history would be kilobytes per mail
-    window = _window(zone, start)
-    zone_part = _ZONE_PARTS.get(window)
     if zone_part is not None:
         return cal.to_ical().decode("utf-8").replace("BEGIN:VEVENT\r\n", zone_part + "BEGIN:VEVENT\r\n", 1)
     bare = cal.to_ical().decode("utf-8")
@@ -106,10 +105,8 @@ _PLAIN_ZONE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _PLAIN_ADDRESS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-@")
 
 
-def _written(match_id, title, turn, deadline, zone, organizer, domain, issued, w, reminder, ended, tz) -> str | None:
-    cancelled = ended or deadline is None
-    start = (deadline or issued).astimezone(tz) if cancelled else deadline.astimezone(tz)
-    part = _ZONE_PARTS.get(_window(zone, start))
+def _written(match_id, title, turn, zone, organizer, domain, issued, w, reminder, cancelled, start,
+             part) -> str | None:
     if part is None or not set(zone) <= _PLAIN_ZONE or not set(organizer) <= _PLAIN_ADDRESS:
         return None
     if zone == "UTC" and not part:      # UTC: times with Z, no VTIMEZONE

@@ -216,8 +216,7 @@ def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, li
         return "failed", []
     if closed is None:
         return "passed", []
-    ref.store.clear_fault("close", item)
-    return "closed", list(dict.fromkeys(drawn))
+    return "closed", list(dict.fromkeys(drawn))   # its fault, if any, cleared in the close's transaction
 
 
 # -- in the parent ----------------------------------------------------------------------------

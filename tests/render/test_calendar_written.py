@@ -70,6 +70,7 @@ def test_a_close_s_usual_calendars_are_written_without_icalendar():
         theirs, _ = icalendars_and_written(**case)
         w = calendar.WORDS["de"]
         from zoneinfo import ZoneInfo
-        written = calendar._written(case["match_id"], case["title"], 3, case["deadline"], zone, case["organizer"],
-                                    "x.test", ISSUED, w, reminder, ended, ZoneInfo(zone))
+        start = case["deadline"].astimezone(ZoneInfo(zone))
+        written = calendar._written(case["match_id"], case["title"], 3, zone, case["organizer"], "x.test", ISSUED, w,
+                                    reminder, ended, start, calendar._ZONE_PARTS.get(calendar._window(zone, start)))
         assert written == theirs

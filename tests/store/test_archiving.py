@@ -10,7 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from storefix import backend, location, statements, store, store_at  # noqa: F401
+from storefix import backend, location, store, store_at  # noqa: F401
 
 from referee.store import archiving
 
