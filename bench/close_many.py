@@ -9,7 +9,9 @@ process of its own (so peak memory is that N's alone):
   every awaited player's orders in for the open turn;
 * baseline, same states, same run: the games' own work of the close —
   ``load`` + ``resolve`` + ``view`` and ``order_form`` for every reader
-  (players, the public view and the GM);
+  (players, the public view and the GM), timed just before the tick and again
+  just after it on the same inputs, and the mean taken (this machine's speed
+  drifts over minutes: the two bracket the tick);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
 * the tick is timed until it returns: every due match closed, its reports
@@ -125,8 +127,8 @@ def build(root: Path, n: int, turns: int, settings: Settings | None = None) -> t
     return ref, clock
 
 
-def games_own_work(ref: Referee, n: int) -> float:
-    """Seconds for what the games do in a close: load, resolve, view and order form for every reader."""
+def games_inputs(ref: Referee, n: int) -> list:
+    """What the games' own work of every due close starts from, read once: (rules, turn, orders, seats, lang)."""
     work = []
     for i in range(n):
         match = ref.store.match(f"m{i:04d}")
@@ -135,6 +137,11 @@ def games_own_work(ref: Referee, n: int) -> float:
         subs = ref.store.submissions(match["id"], turn["number"])
         work.append((rules, turn, subs, [p["id"] for p in ref.store.players(match["id"])],
                      match["spec"].get("language") or "en"))
+    return work
+
+
+def games_own_work(work: list) -> float:
+    """CPU seconds for what the games do in a close: load, resolve, view and order form for every reader."""
     t = time.process_time()
     for rules, turn, subs, seats, lang in work:
         state = rules.load(turn["state"])
@@ -227,7 +234,10 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         clock.now = datetime.fromisoformat(saved["now"])
         ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                       settings=Settings(address="referee@league.test"))
-        games_s = games_own_work(ref, n)
+        # the games' own work is timed just before the tick and again just after it, on the same inputs:
+        # this machine's speed drifts over minutes, and the mean of the two brackets the tick
+        work = games_inputs(ref, n)
+        games_before = games_own_work(work)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
         pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
@@ -266,6 +276,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
         drawn_later = pool.drawings.pending() if pool is not None else 0
+        games_after = games_own_work(work)   # the same inputs again, the pictures made: as quiet as before
+        games_s = (games_before + games_after) / 2
         if profile:
             prof.disable()
             prof.dump_stats(profile)
@@ -291,7 +303,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
-                "build_s": saved["build_s"], "games_s": games_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
+                "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
+                "games_after_s": games_after, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
                 "tick_workers_cpu": tick_workers_cpu, "tick_drawers_cpu": tick_drawers_cpu, "drawn_later": drawn_later,
                 "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
@@ -327,7 +340,8 @@ def show(r: dict, base: dict) -> None:
     print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
           f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
           f"{r['drawers_cpu']:.2f})", flush=True)
-    print(f"  games' own work (resolve + view + order form, this run) {g:.2f} s CPU; ratio TICK/games "
+    print(f"  games' own work (resolve + view + order form, this run) {g:.2f} s CPU (the mean of "
+          f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
           f"{f['tick_cpu'] / g:.2f} CPU, {f['tick_s'] / g:.2f} wall (target <= 2.5); READY/games "
           f"{f['ready_cpu'] / g:.2f} CPU, {f['ready_s'] / g:.2f} wall", flush=True)
     if r is not base:
