@@ -19,6 +19,7 @@ from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
 from referee.contract import GM, Rng, derive_seed, hash_of_dump
 from referee.pictures import svg_of
+from referee.render_shared import SameParts, one_report
 from referee.store import closing as close_rows
 
 
@@ -160,18 +161,21 @@ class CloseCompute:
                 calendars[lang] = self.lookups.calendar_part(match, nxt, lang, plan.now, ended=nxt is None)
             plan.sends.append((key, to, who, calendars[lang]))
 
-        for p in self.store.players(match["id"]):
-            lang = self.lookups.lang_of(match, p)
-            mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
-            send(p["id"], p["email"], p["id"])
-        for o in self.store.observers(match["id"]):
-            lang = o["lang"] or self.lookups.lang_of(match)
-            if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, once)
-            send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
-        lang = self.lookups.lang_of(match)
-        mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
-        send("@gm", match["gm_email"], "_gm")
+        # one digest scope for the close: what its reports share (players, the public view's
+        # objects, see Shared.view) is digested once, not once a reader; nothing changes meanwhile
+        with one_report():
+            for p in self.store.players(match["id"]):
+                lang = self.lookups.lang_of(match, p)
+                mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
+                send(p["id"], p["email"], p["id"])
+            for o in self.store.observers(match["id"]):
+                lang = o["lang"] or self.lookups.lang_of(match)
+                if f"_public.{lang}" not in mails:
+                    mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, once)
+                send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
+            lang = self.lookups.lang_of(match)
+            mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
+            send("@gm", match["gm_email"], "_gm")
 
     def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]
@@ -225,6 +229,7 @@ class Shared:
         self._before = before         # None: no standings (the GM's preview shows none)
         self._after: dict | None = None
         self._public = None
+        self._same: SameParts | None = None
         self._old = None
         self._entries: list | None = None
         self._drawn: dict[str, str | None] = {}
@@ -234,7 +239,17 @@ class Shared:
     def view(self, viewer):
         """``rules.view`` of the resolved state; the public one once (its reports, picture, standings)."""
         if viewer is not None:
-            return self.rules.view(self.res.state, viewer)
+            mine = self.rules.view(self.res.state, viewer)
+            public = self.view(None)
+            if type(mine) is dict and type(public) is dict and type(public.get("public")) is dict:
+                # the reader's public part holds the public view's objects where they are the same
+                # data (SameParts), so the reports' shared parts digest them once a close
+                if self._same is None:
+                    self._same = SameParts(public["public"])
+                same = self._same.same(mine.get("public"))
+                if same is not mine.get("public"):
+                    mine = {**mine, "public": same}
+            return mine
         if self._public is None:
             self._public = self.rules.view(self.res.state, None)
         return self._public
