@@ -190,8 +190,10 @@ class SameParts:
             return mine
         if self._whole is None:
             self._whole = plain_bytes(theirs) or b""
-        if self._whole and plain_bytes(mine) == self._whole:   # one pickle, not one a key
-            return theirs
+        if self._whole:   # one pickle, not one a key, while readers' views are the same whole
+            if plain_bytes(mine) == self._whole:
+                return theirs
+            self._whole = b""   # one differed (a reader's own part of it): compare key by key from now on
         out, all_same = {}, list(mine) == list(theirs)
         for key, value in mine.items():
             if type(key) is str and key in theirs:
