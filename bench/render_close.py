@@ -62,8 +62,6 @@ def one(folder: Path, repeat: int = 1) -> dict:
     render.Renderer.game_report = timed(render.Renderer.game_report)
     render.Renderer.report = timed(render.Renderer.report)
     render_shared.digest = timed(render_shared.digest)   # wherever it runs (a close-wide digest too)
-    if hasattr(render_shared, "SameParts"):   # a reader's public view made of the close's objects: for the renders
-        render_shared.SameParts.same = timed(render_shared.SameParts.same)
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

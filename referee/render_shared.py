@@ -22,10 +22,10 @@ the body every time, which is slower but the same text.
 Inside ``one_report()`` (the renderer enters it for the text and HTML of one
 reader's report, a close for all its reports) a value is digested once: the text's
 and the HTML's parts are given the same public view, and the values do not change
-while the scope lasts.  Readers' views are separate objects: ``SameParts`` makes
-a reader's public view hold the close's own objects where they pickle the same, so
-the close's public view is digested once a close, not once a reader.  Those digests are remembered by the value's identity, holding the
-value, for that scope only; ``without`` gives the same copy again there too.
+while the scope lasts.  Those digests are remembered by the value's identity, holding
+the value, for that scope only; ``without`` gives the same copy again there too.
+There a part given the very same objects again (the players, the labels a template
+imports) is found by their identity, with no digest at all.
 """
 from __future__ import annotations
 
@@ -107,102 +107,19 @@ def one_report() -> Iterator[None]:
 
 def digest_of(values: dict) -> bytes | None:
     """The cache key's digest of a part's ``values``: a digest of each value's own
-    digest (inside ``one_report()`` remembered), or None if one has none."""
+    ``digest`` (inside ``one_report()`` remembered), or None if one has none."""
     memo = getattr(_scope, "memo", None)
     outer = hashlib.sha256()
     for name, value in values.items():
-        held = _held(value, memo, True)
-        if held is None:
+        held = None if memo is None else memo.get(id(value))
+        if held is None or held[0] is not value:
+            held = (value, digest(value))
+            if memo is not None:
+                memo[id(value)] = held
+        if held[1] is None:
             return None
-        outer.update(b"%d:%s=%s;" % (len(name), name.encode(), held))
+        outer.update(b"%d:%s=%s;" % (len(name), name.encode(), held[1]))
     return outer.digest()
-
-
-def _held(value: Any, memo: dict | None, compose: bool) -> bytes | None:
-    """``value``'s digest, remembered by identity in ``memo``.  A dict made of others' values
-    (``_made_of``: at the top of a part's value) is digested from its items' digests, each remembered on its own: a reader's copy
-    of the public view whose values are the close's own objects (``SameParts``, ``without``) costs
-    a look-up per key, not a pickle.  Both kinds are SHA-256 over distinct prefixes (a pickle
-    starts with its protocol byte, never with ``dict``), and a digest is a fixed 32 bytes, so a
-    composed digest names one sequence of (key, value) pickles alone."""
-    if memo is not None:
-        held = memo.get(id(value))
-        if held is not None and held[0] is value:
-            return held[1]
-    if compose and memo is not None and ("parts", id(value)) in memo:   # made of others' objects
-        h = hashlib.sha256(b"dict%d:" % len(value))
-        found: bytes | None = None
-        for k, v in value.items():
-            kd, vd = _held(k, memo, False), _held(v, memo, False)
-            if kd is None or vd is None:
-                found = None
-                break
-            h.update(kd + vd)
-        else:
-            found = h.digest()
-    else:
-        found = digest(value)
-    if memo is not None:
-        memo[id(value)] = (value, found)
-    return found
-
-
-def _made_of(memo: dict | None, made: dict) -> dict:
-    """Note in the scope that ``made`` holds other values' own objects: its digest is composed of theirs."""
-    if memo is not None:
-        memo[("parts", id(made))] = made
-    return made
-
-
-def plain_bytes(value: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
-    """The pickle ``digest`` takes of plain ``value``, or None (not plain data, or larger than ``cap``)."""
-    sink = io.BytesIO()
-    try:
-        pickler = _PlainPickler(sink, protocol=5)
-        pickler.fast = True
-        pickler.dump(value)
-    except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
-        return None
-    return sink.getvalue() if sink.tell() <= cap else None
-
-
-class SameParts:
-    """One close's public view (``theirs``), and each reader's public view made to hold its
-    objects wherever they are the same data: ``same(mine)`` gives ``theirs`` itself if every
-    value pickles to the same bytes (pickle tells 1, 1.0 and True, a dict's order and a
-    subclass apart; ``==`` does not), else a copy of ``mine`` whose values that do are ``theirs``'.
-    Shared parts then find the values' digests by identity (``one_report()``): the close's
-    public view is digested once, not once per reader.  ``theirs``' pickles are made once."""
-
-    def __init__(self, theirs: dict) -> None:
-        self.theirs = theirs
-        self._whole: bytes | None = None
-        self._bytes: dict[str, bytes | None] = {}
-
-    def _theirs(self, key: str) -> bytes | None:
-        if key not in self._bytes:
-            self._bytes[key] = plain_bytes(self.theirs[key])
-        return self._bytes[key]
-
-    def same(self, mine: Any) -> Any:
-        theirs = self.theirs
-        if mine is theirs or type(mine) is not dict or type(theirs) is not dict:
-            return mine
-        if self._whole is None:
-            self._whole = plain_bytes(theirs) or b""
-        if self._whole:   # one pickle, not one a key, while readers' views are the same whole
-            if plain_bytes(mine) == self._whole:
-                return theirs
-            self._whole = b""   # one differed (a reader's own part of it): compare key by key from now on
-        out, all_same = {}, list(mine) == list(theirs)
-        for key, value in mine.items():
-            if type(key) is str and key in theirs:
-                known = self._theirs(key)
-                if known is not None and plain_bytes(value) == known:
-                    out[key] = theirs[key]
-                    continue
-            out[key], all_same = value, False
-        return theirs if all_same else _made_of(getattr(_scope, "memo", None), out)
 
 
 class PartCache:
@@ -255,7 +172,7 @@ def without(value: dict, *keys: str) -> dict:
     key = ("without", id(value), keys)
     held = memo.get(key)
     if held is None or held[0] is not value:
-        held = memo[key] = (value, _made_of(memo, {k: v for k, v in value.items() if k not in keys}))
+        held = memo[key] = (value, {k: v for k, v in value.items() if k not in keys})
     return held[1]
 
 

@@ -19,7 +19,7 @@ from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
 from referee.contract import GM, Rng, derive_seed, hash_of_dump
 from referee.pictures import svg_of
-from referee.render_shared import SameParts, one_report
+from referee.render_shared import one_report
 from referee.store import closing as close_rows
 
 
@@ -161,8 +161,8 @@ class CloseCompute:
                 calendars[lang] = self.lookups.calendar_part(match, nxt, lang, plan.now, ended=nxt is None)
             plan.sends.append((key, to, who, calendars[lang]))
 
-        # one digest scope for the close: what its reports share (players, the public view's
-        # objects, see Shared.view) is digested once, not once a reader; nothing changes meanwhile
+        # one digest scope for the close: what its reports share (players, outcome, the labels)
+        # is digested once, not once a reader; nothing changes meanwhile
         with one_report():
             for p in self.store.players(match["id"]):
                 lang = self.lookups.lang_of(match, p)
@@ -229,7 +229,6 @@ class Shared:
         self._before = before         # None: no standings (the GM's preview shows none)
         self._after: dict | None = None
         self._public = None
-        self._same: SameParts | None = None
         self._old = None
         self._entries: list | None = None
         self._drawn: dict[str, str | None] = {}
@@ -239,17 +238,7 @@ class Shared:
     def view(self, viewer):
         """``rules.view`` of the resolved state; the public one once (its reports, picture, standings)."""
         if viewer is not None:
-            mine = self.rules.view(self.res.state, viewer)
-            public = self.view(None)
-            if type(mine) is dict and type(public) is dict and type(public.get("public")) is dict:
-                # the reader's public part holds the public view's objects where they are the same
-                # data (SameParts), so the reports' shared parts digest them once a close
-                if self._same is None:
-                    self._same = SameParts(public["public"])
-                same = self._same.same(mine.get("public"))
-                if same is not mine.get("public"):
-                    mine = {**mine, "public": same}
-            return mine
+            return self.rules.view(self.res.state, viewer)
         if self._public is None:
             self._public = self.rules.view(self.res.state, None)
         return self._public
