@@ -20,10 +20,12 @@ True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
 the body every time, which is slower but the same text.
 
 Inside ``one_report()`` (the renderer enters it for the text and HTML of one
-reader's report) a value is digested once: the text's and the HTML's parts are
-given the same public view, and the values of one report do not change while it
-renders.  Those digests are remembered by the value's identity, holding the
-value, for that scope only; ``without`` gives the same copy again there too.
+reader's report, a close for all its reports) a value is digested once: the text's
+and the HTML's parts are given the same public view, and the values do not change
+while the scope lasts.  Those digests are remembered by the value's identity, holding
+the value, for that scope only; ``without`` gives the same copy again there too.
+There a part given the very same objects again (the players, the labels a template
+imports) is found by their identity, with no digest at all.
 """
 from __future__ import annotations
 
@@ -218,14 +220,21 @@ class SharedExtension(Extension):
 
     def _render(self, name: str, values: dict, context) -> str:
         body = context.blocks[name][0]
+        memo = getattr(_scope, "memo", None)
+        if memo is not None:   # inside one_report(): the very same values give the text they gave
+            given = tuple(values.values())
+            same = ("part", body, tuple(map(id, given)))
+            held = memo.get(same)
+            if held is not None and all(a is b for a, b in zip(held[0], given)):
+                return held[1]
         key = digest_of(values)
-        if key is not None:
-            part = self.environment.shared_parts.get((body, key))
-            if part is not None:
-                return part
-        env = self.environment
-        blocks = {k: v[0] for k, v in context.blocks.items()}
-        part = env.concat(body(new_context(env, context.name, blocks, values, False, env.globals)))
-        if key is not None:
-            self.environment.shared_parts.put((body, key), part)
+        part = None if key is None else self.environment.shared_parts.get((body, key))
+        if part is None:
+            env = self.environment
+            blocks = {k: v[0] for k, v in context.blocks.items()}
+            part = env.concat(body(new_context(env, context.name, blocks, values, False, env.globals)))
+            if key is not None:
+                self.environment.shared_parts.put((body, key), part)
+        if memo is not None:
+            memo[same] = (given, part)   # holds the values: their ids are not reused while it lasts
         return part

@@ -19,6 +19,7 @@ from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
 from referee.contract import GM, Rng, derive_seed, hash_of_dump
 from referee.pictures import svg_of
+from referee.render_shared import one_report
 from referee.store import closing as close_rows
 
 
@@ -160,18 +161,21 @@ class CloseCompute:
                 calendars[lang] = self.lookups.calendar_part(match, nxt, lang, plan.now, ended=nxt is None)
             plan.sends.append((key, to, who, calendars[lang]))
 
-        for p in self.store.players(match["id"]):
-            lang = self.lookups.lang_of(match, p)
-            mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
-            send(p["id"], p["email"], p["id"])
-        for o in self.store.observers(match["id"]):
-            lang = o["lang"] or self.lookups.lang_of(match)
-            if f"_public.{lang}" not in mails:
-                mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, once)
-            send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
-        lang = self.lookups.lang_of(match)
-        mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
-        send("@gm", match["gm_email"], "_gm")
+        # one digest scope for the close: what its reports share (players, outcome, the labels)
+        # is digested once, not once a reader; nothing changes meanwhile
+        with one_report():
+            for p in self.store.players(match["id"]):
+                lang = self.lookups.lang_of(match, p)
+                mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
+                send(p["id"], p["email"], p["id"])
+            for o in self.store.observers(match["id"]):
+                lang = o["lang"] or self.lookups.lang_of(match)
+                if f"_public.{lang}" not in mails:
+                    mails[f"_public.{lang}"] = self.render(match, turn, rules, res, missing, nxt, None, lang, once)
+                send(f"obs:{o['email']}", o["email"], f"_public.{lang}")
+            lang = self.lookups.lang_of(match)
+            mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
+            send("@gm", match["gm_email"], "_gm")
 
     def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]
