@@ -357,8 +357,11 @@ def _close_all(fds: list[int]) -> None:
 
 
 _sync_data = getattr(os, "fdatasync", os.fsync)
-_syncers: dict[int, queue.SimpleQueue] = {}   # per process: a forked child has none of its parent's threads
-_SYNC_THREADS = 16
+# per process (a forked child has none of its parent's threads): the queue of jobs, and how many
+# threads take from it: as many as the largest round asked so far (a close's ~17 files and folders),
+# since a job left waiting for a thread would wait for a second journal flush after the first
+_syncers: dict[int, tuple[queue.SimpleQueue, list[int]]] = {}
+_SYNC_THREADS = 64   # at most
 
 
 def durable(fds: list[int], folders: Sequence[int] = ()) -> None:
@@ -373,11 +376,13 @@ def durable(fds: list[int], folders: Sequence[int] = ()) -> None:
         for fd, sync in jobs:
             sync(fd)
         return
-    todo = _syncers.get(os.getpid())
-    if todo is None:
-        todo = _syncers[os.getpid()] = queue.SimpleQueue()
-        for i in range(_SYNC_THREADS):
-            threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{i}", daemon=True).start()
+    pool = _syncers.get(os.getpid())
+    if pool is None:
+        pool = _syncers[os.getpid()] = (queue.SimpleQueue(), [0])
+    todo, started = pool
+    while started[0] < min(len(jobs), _SYNC_THREADS):
+        threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{started[0]}", daemon=True).start()
+        started[0] += 1
     answers: queue.SimpleQueue = queue.SimpleQueue()
     for fd, sync in jobs:
         todo.put((fd, sync, answers))
