@@ -13,11 +13,11 @@ from referee import archive as archive_files
 from referee.authority import crash
 
 
-def test_every_report_and_the_record_are_synced_and_their_names_made_durable_before_commit_and_flag(
+def test_every_report_and_the_record_are_synced_before_the_commit_and_the_reports_names_too(
         ref, outbox, game, tmp_path, clock, monkeypatch):
     """The reports' names are durable before the close commits; the turn's record (orders.yaml,
-    turn.json) is synced in the same round and its names made durable after the commit but
-    before the turn is flagged archived: the flag never names bytes a power loss could take."""
+    turn.json) is synced in the same round, before the commit, before its names exist (placed
+    after the commit): no power loss can leave an empty turn.json behind an archived flag."""
     other = make_referee(tmp_path, clock)   # reads what is committed, from a connection of its own
     synced, folders = [], []
     real_sync, real_folder = archive_files._sync_data, archive_files.sync_folder
@@ -42,8 +42,7 @@ def test_every_report_and_the_record_are_synced_and_their_names_made_durable_bef
         pid = os.getpid()
         assert sorted(synced) == sorted(reports + [f".orders.yaml.{pid}.tmp", f".turn.json.{pid}.tmp"])
         inbox = ["inbox"] if (turn_dir / "inbox").exists() else []
-        assert folders == [(inbox + ["reports"], "open", False),   # every report in place, not yet committed
-                           (sorted(inbox + ["orders.yaml", "reports", "turn.json"]), "resolved", False)]
+        assert folders == [(inbox + ["reports"], "open", False)]   # every report in place, not yet committed
         assert other.store.turn("toy1", 1)["archived"]
         assert [f for f in os.listdir(turn_dir) if f.startswith(".")] == []   # nothing staged left
     finally:
