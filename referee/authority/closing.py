@@ -3,13 +3,14 @@ and the GM's force, preview and rollback.
 
 A close is worked out with nothing locked (``close_compute``: re-validate,
 default the missing, resolve with the turn seed, render every report), its
-reports written beside their places in the archive, then stored in one short
+reports (and the turn's record: orders.yaml, turn.json) written and synced in a
+hidden folder and hidden files of the turn's, then stored in one short
 transaction (``close_commit``) that checks under the match's claim that
 nothing it read has changed, moves the reports into place, adds the next turn
-and queues every report under a dedupe key.  The turn's record (orders.yaml,
-turn.json) is written after the commit from what was committed (``archived``
-flag), so a crash at any point either repeats the whole close (nothing was
-committed) or only the record's writing.
+and queues every report under a dedupe key.  The record gets its names after the
+commit, then the turn is flagged archived, so a crash at any point either repeats
+the whole close (nothing was committed) or only the record's writing (the repair
+writes it from what was committed).
 """
 from __future__ import annotations
 
