@@ -152,6 +152,7 @@ class Archive:
             _close_all(fds)
         for tmp, path in moves:
             os.replace(tmp, path)
+        sweep_staged(folder)   # what closes of this turn that died left
         # the names: the turn's folder (and reports/), and those of folders made here in their parents
         for name in {str(folder)} | {os.path.dirname(path) for _, path in moves} | {str(m.parent) for m in made}:
             sync_folder(Path(name))
@@ -267,6 +268,7 @@ class Staged(list):
     folder: Path
     held: str | None = None
     reused = False
+    turn_made = False   # the turn's folder was made by this close: nothing an earlier close left is in it
     record: list[tuple[str, str]]
 
 
@@ -293,6 +295,7 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
     except FileNotFoundError:
         made = _make_folder(turn)   # the turn's folder (and the match's): their names synced below
         os.mkdir(held)
+        staged.turn_made = True
     staged.held = held
     fds: list[int] = []
     try:
@@ -439,6 +442,8 @@ def place_staged(staged: Staged) -> None:
         _sweep(str(folder), keep, hidden_too=False)
         os.rmdir(held)
         sync_folder(folder)
+    if not staged.turn_made:
+        sweep_staged(folder.parent, os.getpid())
     sync_folder(folder.parent)
     staged.held = None
     staged.clear()   # placed: the close's discard afterwards has no file to look for
@@ -452,6 +457,20 @@ def _sweep(folder: str, keep: set[str], hidden_too: bool) -> None:
             if f.name in keep or f.is_dir(follow_symlinks=False):
                 continue
             if hidden_too or not f.name.startswith(".") or f.name.endswith(".tmp"):
+                _unlink(f.path)
+
+
+def sweep_staged(turn: Path | str, own: int | None = None) -> None:
+    """Remove what closes of the turn that died staged in its folder (their hidden reports'
+    folders and record files), but for process ``own``'s."""
+    mine = f".{own}.tmp"
+    with os.scandir(turn) as entries:
+        for f in entries:
+            if not (f.name.startswith(".") and f.name.endswith(".tmp")) or f.name.endswith(mine):
+                continue
+            if f.name.startswith(".reports.") and f.is_dir(follow_symlinks=False):
+                shutil.rmtree(f.path, ignore_errors=True)
+            elif f.name.startswith((".orders.yaml.", ".turn.json.")):
                 _unlink(f.path)
 
 
