@@ -1,5 +1,6 @@
 """The file-system work of closes (issue 8): each close's reports staged, synced and
-placed (``stage_reports``, ``place_staged``), then its record written (``write_turn``),
+placed (``stage_reports``, ``place_staged``), then its record written (``write_turn``, or
+staged with the reports and placed after, ``place_record``, where the checkout has it),
 into a fresh folder, with this checkout's ``referee/archive.py`` and another's (``--base``,
 e.g. a checkout of main) in interleaved rounds of the same closes.  Prints CPU (user and
 system, the sync threads included) and wall per close, and each round's ratio.
@@ -47,11 +48,18 @@ def close_all(module, root: Path, closes: list[dict[str, str]], turn_folder_exis
             (archive.turn_dir(f"m{m}", 1) / "inbox").mkdir(parents=True)
     os.sync()
     r0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    orders = {"p0": {"orders": {"bid": 3}, "source": "player"}}
+    staged_record = hasattr(module, "place_record")   # the record staged with the reports, placed after the commit
     for m, texts in enumerate(closes):
-        staged = module.stage_reports(archive, f"m{m}", 1, texts)
-        module.place_staged(staged)
-        archive.write_turn(f"m{m}", 1, {"p0": {"orders": {"bid": 3}, "source": "player"}},
-                           {"match": f"m{m}", "turn": 1, "seed": 7, "hash": "ab" * 32, "log": []}, {})
+        turn = {"match": f"m{m}", "turn": 1, "seed": 7, "hash": "ab" * 32, "log": []}
+        if staged_record:
+            staged = module.stage_reports(archive, f"m{m}", 1, texts, (orders, turn))
+            module.place_staged(staged)
+            module.place_record(archive, f"m{m}", 1)
+        else:
+            staged = module.stage_reports(archive, f"m{m}", 1, texts)
+            module.place_staged(staged)
+            archive.write_turn(f"m{m}", 1, orders, turn, {})
     t1, r1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
     n = len(closes)
     return ((r1.ru_utime - r0.ru_utime) * 1000 / n, (r1.ru_stime - r0.ru_stime) * 1000 / n, (t1 - t0) * 1000 / n)

@@ -13,6 +13,7 @@ installed game.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import queue
@@ -132,12 +133,29 @@ class Archive:
 
     def write_turn(self, match_id: str, number: int, orders: Mapping, turn: Mapping,
                    reports: Mapping[str, str]) -> None:
-        folder = str(self.turn_dir(match_id, number))   # exists after a close; made only if missing
-        _put_made(folder, "orders.yaml", _yaml(dict(orders)))
-        _put(folder, "turn.json", fastjson.dumps_indent1(turn))   # json.dumps(indent=1, sort_keys=True), faster
-        folder += "/reports"
-        for name, text in sorted(reports.items()):
-            _put_made(folder, checks.path_part(name), text.encode("utf-8"))
+        """The turn's record and any reports, durable when this returns (the caller then flags
+        the turn archived: a flag must never name bytes a power loss could still take)."""
+        folder = self.turn_dir(match_id, number)
+        made = _make_folder(folder)
+        moves: list[tuple[str, str]] = []
+        fds: list[int] = []
+        try:
+            for at, name, data in _turn_files(str(folder), orders, turn, reports, made):
+                fd, tmp = _write_tmp(at, name, data, 0o666)
+                fds.append(fd)
+                moves.append((tmp, f"{at}/{name}"))
+            durable(fds)
+        except BaseException:
+            discard_staged(moves)
+            raise
+        finally:
+            _close_all(fds)
+        for tmp, path in moves:
+            os.replace(tmp, path)
+        sweep_staged(folder)   # what closes of this turn that died left
+        # the names: the turn's folder (and reports/), and those of folders made here in their parents
+        for name in {str(folder)} | {os.path.dirname(path) for _, path in moves} | {str(m.parent) for m in made}:
+            sync_folder(Path(name))
 
     def read_report(self, match_id: str, number: int, rev: int, name: str) -> str | None:
         """A report as written for revision ``rev`` of a turn (set aside if that
@@ -220,45 +238,94 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
     _write(archive.turn_dir(match_id, number) / checks.path_part(name), _yaml(data))
 
 
-# -- a close's reports, written before its commit (issue 8) -------------------------------
-# The bodies are written beside their places as hidden temporary files (the names ``_write``
-# gives its own) while nothing is locked; once the close is sure to commit (its inputs checked
-# under the match's claim) they are moved into ``reports/``.  Until then nothing under the
-# turn's folder names them: a close that never commits leaves only hidden files, which the next
+def _turn_files(at: str, orders: Mapping, turn: Mapping, reports: Mapping[str, str], made: list[Path]):
+    """(folder, name, bytes) of a turn's record and reports; ``reports/`` made if missing."""
+    yield at, "orders.yaml", _yaml(dict(orders))
+    yield at, "turn.json", fastjson.dumps_indent1(turn)   # json.dumps(indent=1, sort_keys=True), faster
+    if reports:
+        made.extend(_make_folder(Path(at) / "reports"))
+    for name, text in sorted(reports.items()):
+        yield f"{at}/reports", checks.path_part(name), text.encode("utf-8")
+
+
+# -- a close's files, written before its commit (issue 8) ----------------------------------
+# While nothing is locked, the reports are written under their final names into a hidden
+# folder of the turn's (``.reports.<pid>.tmp``), and the turn's record (orders.yaml, turn.json)
+# beside its places as hidden temporary files; all are synced in one round.  Once the close is
+# sure to commit (its inputs checked under the match's claim) the hidden folder becomes
+# ``reports/`` by one rename (or, if an earlier close left a ``reports/``, file by file), its
+# name synced before the commit.  The record is renamed into place after the commit (its bytes
+# durable before its names exist), then the turn is flagged archived.  Until the commit nothing under the turn's
+# folder names any of them: a close that never commits leaves only hidden names, which the next
 # close of the turn writes again.  A turn's ``reports/`` before its turn.json is the record of
 # no one: the store says whether the turn is resolved, and turn.json follows its commit.
 
 class Staged(list):
-    """A close's staged reports, (temporary, final) path pairs in their ``folder``;
-    ``fresh``: the folder was made by this close, so nothing an earlier close left is in it."""
+    """A close's staged reports, (staged, final) path pairs, to become ``folder``; ``held``: the
+    hidden folder they are in (None once placed); ``reused``: ``held`` was there already (left by
+    a dead process of this id), so it may hold files of no reader; ``record``: the turn's
+    record's (temporary, final) pairs, placed after the commit (``place_record``)."""
     folder: Path
-    fresh = False
+    held: str | None = None
+    reused = False
+    turn_made = False   # the turn's folder was made by this close: nothing an earlier close left is in it
+    record: list[tuple[str, str]]
 
 
-def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping[str, str]) -> Staged:
-    """Write every report to its temporary file and make them durable (the store will
-    hold no copy once the close commits); (temporary, final) paths.  On a failed write
-    (a full disk) the files written so far are removed and the error raised."""
+def _held_name(turn: Path | str) -> str:
+    return f"{turn}/.reports.{os.getpid()}.tmp"   # two workers closing one turn never share it
+
+
+def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping[str, str],
+                  record: tuple[Mapping, Mapping] | None = None) -> Staged:
+    """Write every report (and ``record``: the turn's (orders, turn.json) as ``archive_turn``
+    writes them after the commit) to hidden files and make them durable (the store will hold
+    no copy once the close commits).  On a failed write or sync (a full disk) the files written
+    so far are removed and the error raised."""
     staged = Staged()
-    staged.folder = folder = archive.turn_dir(match_id, number) / "reports"
-    made = _make_folder(folder)   # the folders this close made, outermost first
-    staged.fresh = bool(made)
-    fds: list[int] = []
-    at = str(folder)
+    staged.record = []
+    turn = archive.turn_dir(match_id, number)
+    staged.folder = turn / "reports"
+    held = _held_name(turn)
+    made: list[Path] = []
     try:
+        os.mkdir(held)
+    except FileExistsError:
+        staged.reused = True
+    except FileNotFoundError:
+        made = _make_folder(turn)   # the turn's folder (and the match's): their names synced below
+        os.mkdir(held)
+        staged.turn_made = True
+    staged.held = held
+    fds: list[int] = []
+    try:
+        flags = _NEW if not staged.reused else os.O_WRONLY | os.O_CREAT | os.O_TRUNC
         for name, text in sorted(reports.items()):
             name = checks.path_part(name)
-            fd, tmp = _write_tmp(at, name, text.encode("utf-8"), 0o666)
+            path = f"{held}/{name}"
+            fd = os.open(path, flags, 0o666)
             fds.append(fd)
-            staged.append((tmp, f"{at}/{name}"))
-        # each new folder's own name too (in its parent), in the same round as the files' data
-        parents: list[int] = []
+            try:
+                _write_all(fd, text.encode("utf-8"))
+            except BaseException:
+                if not staged.reused:   # no partial file left (in a reused folder it may not be this call's)
+                    _unlink(path)
+                raise
+            staged.append((path, f"{staged.folder}/{name}"))
+        if record is not None:
+            orders, turn_json = record
+            for name, data in (("orders.yaml", _yaml(dict(orders))), ("turn.json", fastjson.dumps_indent1(turn_json))):
+                fd, tmp = _write_tmp(str(turn), name, data, 0o666)
+                fds.append(fd)
+                staged.record.append((tmp, f"{turn}/{name}"))
+        # the hidden folder's names, and each new folder's own name in its parent, in the same round
+        folders: list[int] = []
         try:
-            for made_one in made:
-                parents.append(_open_folder(made_one.parent))
-            durable(fds, parents)
+            for one in [held] + [str(m.parent) for m in made]:
+                folders.append(_open_folder(one))
+            durable(fds, folders)
         finally:
-            _close_all(parents)
+            _close_all(folders)
     except BaseException:
         _close_all(fds)
         discard_staged(staged)
@@ -267,9 +334,15 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
     return staged
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def _make_folder(folder: Path) -> list[Path]:
-    """Make ``folder`` and what is missing above it: one call when only it is missing (a
-    close's ``reports/``) or it exists; the folders made, outermost first."""
+    """Make ``folder`` and what is missing above it: one call when only it is missing or it
+    exists; the folders made, outermost first."""
     try:
         os.mkdir(folder)
         return [folder]
@@ -287,8 +360,11 @@ def _close_all(fds: list[int]) -> None:
 
 
 _sync_data = getattr(os, "fdatasync", os.fsync)
-_syncers: dict[int, queue.SimpleQueue] = {}   # per process: a forked child has none of its parent's threads
-_SYNC_THREADS = 16
+# per process (a forked child has none of its parent's threads): the queue of jobs, and how many
+# threads take from it: as many as the largest round asked so far (a close's ~17 files and folders),
+# since a job left waiting for a thread would wait for a second journal flush after the first
+_syncers: dict[int, tuple[queue.SimpleQueue, list[int]]] = {}
+_SYNC_THREADS = 64   # at most
 
 
 def durable(fds: list[int], folders: Sequence[int] = ()) -> None:
@@ -303,11 +379,13 @@ def durable(fds: list[int], folders: Sequence[int] = ()) -> None:
         for fd, sync in jobs:
             sync(fd)
         return
-    todo = _syncers.get(os.getpid())
-    if todo is None:
-        todo = _syncers[os.getpid()] = queue.SimpleQueue()
-        for i in range(_SYNC_THREADS):
-            threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{i}", daemon=True).start()
+    pool = _syncers.get(os.getpid())
+    if pool is None:
+        pool = _syncers[os.getpid()] = (queue.SimpleQueue(), [0])
+    todo, started = pool
+    while started[0] < min(len(jobs), _SYNC_THREADS):
+        threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{started[0]}", daemon=True).start()
+        started[0] += 1
     answers: queue.SimpleQueue = queue.SimpleQueue()
     for fd, sync in jobs:
         todo.put((fd, sync, answers))
@@ -342,26 +420,89 @@ def sync_folder(folder: Path) -> None:
 
 def place_staged(staged: Staged) -> None:
     """Move staged reports into place and make their names durable before the close
-    commits (a power loss must not keep the commit and lose the reports it names).
-    What else is in a folder this close did not make was left by a close that never
-    committed (killed, or given way): a report for a reader gone since, a staged file of
-    a process that died; it is removed.  ``staged`` is emptied: nothing is left for
-    ``discard_staged``."""
-    for tmp, path in staged:
-        os.replace(tmp, path)
-    if staged:
-        folder = staged.folder
-        if not staged.fresh:
-            keep = {os.path.basename(path) for _, path in staged}
-            with os.scandir(folder) as entries:
-                for f in entries:
-                    left = f.name.endswith(".tmp") if f.name.startswith(".") else f.name not in keep
-                    if left and not f.is_dir(follow_symlinks=False):
-                        _unlink(f.path)
+    commits (a power loss must not keep the commit and lose the reports it names): the
+    hidden folder becomes ``reports/`` by one rename.  If a ``reports/`` is there already
+    (left by a close that never committed: killed, or given way) the reports move in one by
+    one and what else is in it is removed (a report for a reader gone since, a staged file
+    of a process that died).  ``staged`` is emptied: nothing is left for ``discard_staged``
+    but the record, which ``place_record`` places after the commit."""
+    held, folder = staged.held, staged.folder
+    if held is None:
+        return
+    keep = {os.path.basename(path) for _, path in staged}
+    if staged.reused:   # a dead process's folder: only this close's reports go into place
+        _sweep(held, keep, hidden_too=True)
+    try:
+        os.rename(held, folder)   # one name for every report (replaces an empty reports/ too)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+        for tmp, path in staged:
+            os.replace(tmp, path)
+        _sweep(str(folder), keep, hidden_too=False)
+        os.rmdir(held)
         sync_folder(folder)
-        staged.clear()   # placed: the close's discard afterwards has no file to look for
+    if not staged.turn_made:
+        sweep_staged(folder.parent, os.getpid())
+    sync_folder(folder.parent)
+    staged.held = None
+    staged.clear()   # placed: the close's discard afterwards has no file to look for
+
+
+def _sweep(folder: str, keep: set[str], hidden_too: bool) -> None:
+    """Remove the files in ``folder`` not named in ``keep`` (hidden ones: staged ``.tmp`` files
+    only, unless ``hidden_too``)."""
+    with os.scandir(folder) as entries:
+        for f in entries:
+            if f.name in keep or f.is_dir(follow_symlinks=False):
+                continue
+            if hidden_too or not f.name.startswith(".") or f.name.endswith(".tmp"):
+                _unlink(f.path)
+
+
+def sweep_staged(turn: Path | str, own: int | None = None) -> None:
+    """Remove what closes of the turn that died staged in its folder (their hidden reports'
+    folders and record files), but for process ``own``'s."""
+    mine = f".{own}.tmp"
+    with os.scandir(turn) as entries:
+        for f in entries:
+            if not (f.name.startswith(".") and f.name.endswith(".tmp")) or f.name.endswith(mine):
+                continue
+            if f.name.startswith(".reports.") and f.is_dir(follow_symlinks=False):
+                shutil.rmtree(f.path, ignore_errors=True)
+            elif f.name.startswith((".orders.yaml.", ".turn.json.")):
+                _unlink(f.path)
+
+
+def place_record(archive: Archive, match_id: str, number: int) -> bool:
+    """After the commit: the turn's record, staged with its reports by this process, into
+    place; False if it is not staged (nothing placed: ``write_turn`` writes it whole).
+    Its bytes are durable already (synced with the reports), so its names never show a
+    partial or empty file.  The names are not synced here: a folder's fsync right after
+    the commit would flush the store's just-written WAL with it (measured: the tick's wall
+    +20-90% on this disk); the next journal flush (the next close's, or ext4's own within
+    seconds) carries them."""
+    at = str(archive.turn_dir(match_id, number))
+    pid = os.getpid()
+    try:
+        for name in ("orders.yaml", "turn.json"):
+            os.replace(f"{at}/.{name}.{pid}.tmp", f"{at}/{name}")
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def discard_staged(staged: list[tuple[str, str]]) -> None:
+    """Remove what a close staged and did not place (reports before a commit; its record,
+    unless its reports were placed: the record then waits for ``place_record``)."""
     for tmp, _ in staged:
         _unlink(tmp)
+    if isinstance(staged, Staged) and staged.held is not None:
+        try:
+            os.rmdir(staged.held)
+        except OSError:   # holds what this close did not write (a dead process's files)
+            pass
+        staged.held = None
+        for tmp, _ in staged.record:
+            _unlink(tmp)
+        staged.record = []

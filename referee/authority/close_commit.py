@@ -33,6 +33,13 @@ def stripe(archive, match_id: str, number: int) -> threading.RLock:
     return _STRIPES[zlib.crc32(str(archive.turn_dir(match_id, number)).encode()) % len(_STRIPES)]
 
 
+def turn_json(match_id: str, number: int, turn, result) -> dict:
+    """What a turn's turn.json holds, of its stored turn and result."""
+    return {"match": match_id, "turn": number, "rev": turn["rev"], "seed": turn["seed"],
+            "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
+            "missing": result["missing"], "closed": turn["closed"]}
+
+
 class CloseCommit:
     """Stores a worked-out close; ``parts`` is the ``Closing`` (store, look-ups,
     queue, renderer, notices and clock, for the absence notices)."""
@@ -45,8 +52,14 @@ class CloseCommit:
         """Write the close's reports next to their places in the archive, synced (the store will
         not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
         in the stored result until ``archive_turn`` writes them."""
+        from referee.authority.closing import committed_record  # (closing imports this module)
+        record = committed_record(plan)   # the turn's record as archive_turn writes it: staged and synced too
+        if record is not None:
+            turn, result = record
+            record = result["orders"], turn_json(plan.match["id"], plan.turn["number"], turn, result)
         try:
-            return archive_files.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports())
+            return archive_files.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports(),
+                                               record)
         except OSError:
             return None
 

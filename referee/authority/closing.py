@@ -3,13 +3,14 @@ and the GM's force, preview and rollback.
 
 A close is worked out with nothing locked (``close_compute``: re-validate,
 default the missing, resolve with the turn seed, render every report), its
-reports written beside their places in the archive, then stored in one short
+reports (and the turn's record: orders.yaml, turn.json) written and synced in a
+hidden folder and hidden files of the turn's, then stored in one short
 transaction (``close_commit``) that checks under the match's claim that
 nothing it read has changed, moves the reports into place, adds the next turn
-and queues every report under a dedupe key.  The turn's record (orders.yaml,
-turn.json) is written after the commit from what was committed (``archived``
-flag), so a crash at any point either repeats the whole close (nothing was
-committed) or only the record's writing.
+and queues every report under a dedupe key.  The record gets its names after the
+commit, then the turn is flagged archived, so a crash at any point either repeats
+the whole close (nothing was committed) or only the record's writing (the repair
+writes it from what was committed).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from datetime import datetime
 from referee import archive as archive_files
 from referee import fastjson, gc_policy, pictures
 from referee.authority import crash
-from referee.authority.close_commit import CloseCommit, Verdict, stripe
+from referee.authority.close_commit import CloseCommit, Verdict, stripe, turn_json
 from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
 from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
@@ -227,7 +228,10 @@ class Closing:
         pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
         # the turn stands whatever happens to its archive; the next tick writes it again
         with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
-            self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)
+            if placed and archive_files.place_record(self.archive, match_id, number):   # staged with the reports
+                self._archived(match_id, number, None)
+            else:
+                self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)
         return number
 
     # -- archive --------------------------------------------------------------
@@ -242,16 +246,18 @@ class Closing:
             if "text" in m:
                 name = report_name(who, m["lang"])
                 reports[f"{name}.txt"], reports[f"{name}.html"] = m["text"], m["html"]
-        self.archive.write_turn(match_id, number, result["orders"],
-                                {"match": match_id, "turn": number, "rev": turn["rev"], "seed": turn["seed"],
-                                 "hash": result["hash"], "log": result["log"], "outcome": result["outcome"],
-                                 "missing": result["missing"], "closed": turn["closed"]}, reports)
-        crash.point("archive.written")
+        self.archive.write_turn(match_id, number, result["orders"], turn_json(match_id, number, turn, result),
+                                reports)   # durable when it returns
         kept = None
         if reports:   # what the store keeps: no report bodies, the archive has them now
             kept = dict(result, mails=kept_of(result["mails"]))
             if self.store.turn(match_id, number + 1) is not None:   # the next turn holds the state
                 kept.pop("state", None)
+        self._archived(match_id, number, kept)
+
+    def _archived(self, match_id: str, number: int, kept: dict | None) -> None:
+        """Flag the turn archived (its files durable already), ``kept``: its result without bodies."""
+        crash.point("archive.written")
         with self.store.transaction():
             self.store.set_archived(match_id, number, kept)
 

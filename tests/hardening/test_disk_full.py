@@ -17,12 +17,13 @@ from hardkit import Outbox, clock, create, ref, send_orders, to, toy_registered
 from referee.archive import replay
 
 
-def fill_disk_under(folder, name: str):
+def fill_disk_under(folder, name: str, staged: bool = False):
     """Every write of ``name`` in ``folder`` (through the archive's temporary file, named per
-    process since several workers may write) meets a full device.  The trap is there before
-    the write, so the write does not take it for its own partial file: it stays until removed."""
+    process since several workers may write; ``staged``: under its own name, in a close's
+    hidden folder) meets a full device.  The trap is there before the write, so the write does
+    not take it for its own partial file: it stays until removed."""
     folder.mkdir(parents=True, exist_ok=True)
-    trap = folder / f".{name}.{os.getpid()}.tmp"
+    trap = folder / (name if staged else f".{name}.{os.getpid()}.tmp")
     os.symlink("/dev/full", trap)
     return trap
 
@@ -74,12 +75,17 @@ def test_a_full_disk_while_archiving_a_close_is_repaired_by_the_next_tick(ref, t
 def test_a_full_disk_for_the_reports_keeps_their_text_in_the_store_until_written(ref, tmp_path, clock):
     out = Outbox(ref, tmp_path / "out")
     keys = create(ref, out)
-    trap = fill_disk_under(tmp_path / "turns" / "toy1" / "t001" / "reports", "bob.de.html")
+    turn_dir = tmp_path / "turns" / "toy1" / "t001"
+    # the close's reports are staged under their names in a hidden folder; the record after it through temporary files
+    traps = [fill_disk_under(turn_dir / f".reports.{os.getpid()}.tmp", "bob.de.html", staged=True),
+             fill_disk_under(turn_dir / "reports", "bob.de.html")]
     send_orders(ref, "toy1", keys, ["ann", "bob", "cyd"], 1)
     ref.tick()
     result = ref.store.turn("toy1", 1)["result"]
     assert "text" in result["mails"]["bob"]                   # the bodies stay in the store
-    trap.unlink()
+    assert not ref.store.turn("toy1", 1)["archived"]
+    for trap in traps:
+        trap.unlink()
     ref.tick()
     kept = ref.store.turn("toy1", 1)["result"]
     assert "text" not in kept["mails"]["bob"] and ref.store.turn("toy1", 1)["archived"]
@@ -118,7 +124,7 @@ def test_a_write_refused_part_way_leaves_no_partial_temporary_file(tmp_path):
 
 def test_reports_refused_part_way_while_staging_leave_no_file(tmp_path):
     assert refused_in_child(tmp_path, "stage") == errno.EFBIG
-    assert os.listdir(tmp_path / "m1" / "t001" / "reports") == []   # the one written and the partial one gone
+    assert os.listdir(tmp_path / "m1" / "t001") == []   # the one written, the partial one and their folder gone
 
 
 def test_a_temporary_file_left_by_a_dead_process_of_the_same_id_is_written_over(tmp_path):

@@ -13,8 +13,11 @@ from referee import archive as archive_files
 from referee.authority import crash
 
 
-def test_every_report_is_synced_and_its_name_made_durable_before_the_close_commits(
+def test_every_report_and_the_record_are_synced_before_the_commit_and_the_reports_names_too(
         ref, outbox, game, tmp_path, clock, monkeypatch):
+    """The reports' names are durable before the close commits; the turn's record (orders.yaml,
+    turn.json) is synced in the same round, before the commit, before its names exist (placed
+    after the commit): no power loss can leave an empty turn.json behind an archived flag."""
     other = make_referee(tmp_path, clock)   # reads what is committed, from a connection of its own
     synced, folders = [], []
     real_sync, real_folder = archive_files._sync_data, archive_files.sync_folder
@@ -24,28 +27,37 @@ def test_every_report_is_synced_and_its_name_made_durable_before_the_close_commi
         real_sync(fd)
 
     def folder_sync(folder) -> None:
-        if folder.name == "reports":   # when the names are made durable: what is in place, what is committed
-            folders.append((sorted(os.listdir(folder)), other.store.turn("toy1", 1)["status"]))
+        if folder.name == "t001":   # when names are made durable: what is in place, what is committed
+            turn = other.store.turn("toy1", 1)
+            folders.append((sorted(f for f in os.listdir(folder) if not f.startswith(".")),
+                            turn["status"], bool(turn["archived"])))
         real_folder(folder)
     monkeypatch.setattr(archive_files, "_sync_data", sync)
     monkeypatch.setattr(archive_files, "sync_folder", folder_sync)
     try:
         assert ref.force("toy1") == "turn 1 closed"
-        reports = sorted(os.listdir(ref.archive.turn_dir("toy1", 1) / "reports"))
+        turn_dir = ref.archive.turn_dir("toy1", 1)
+        reports = sorted(os.listdir(turn_dir / "reports"))
         assert len(reports) == 10   # 3 players, the public report, the GM; text and HTML each
-        assert sorted(synced) == sorted(f".{name}.{os.getpid()}.tmp" for name in reports)
-        assert folders == [(reports, "open")]   # every name in place, the close not yet committed
-        assert other.store.turn("toy1", 1)["status"] == "resolved"
+        pid = os.getpid()
+        assert sorted(synced) == sorted(reports + [f".orders.yaml.{pid}.tmp", f".turn.json.{pid}.tmp"])
+        inbox = ["inbox"] if (turn_dir / "inbox").exists() else []
+        assert folders == [(inbox + ["reports"], "open", False)]   # every report in place, not yet committed
+        assert other.store.turn("toy1", 1)["archived"]
+        assert [f for f in os.listdir(turn_dir) if f.startswith(".")] == []   # nothing staged left
     finally:
         other.store.close()
 
 
 def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_record_is_written(
         ref, outbox, game, monkeypatch):
-    def refuse(fd: int) -> None:
-        raise OSError(5, "Input/output error")
+    real_sync, real_point, committed = archive_files._sync_data, crash.point, []
+
+    def refuse(fd: int) -> None:   # while the close stages its files; the disk is well again after the commit
+        if not committed:
+            raise OSError(5, "Input/output error")
+        real_sync(fd)
     monkeypatch.setattr(archive_files, "_sync_data", refuse)
-    real_point, committed = crash.point, []
 
     def point(name: str) -> None:
         if name == "close.committed":
@@ -54,7 +66,8 @@ def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_re
     monkeypatch.setattr(crash, "point", point)
     assert ref.force("toy1") == "turn 1 closed"
     folder = ref.archive.turn_dir("toy1", 1) / "reports"
-    assert not [f for f in os.listdir(folder) if f.startswith(".")]   # no staged file left
+    for at in (folder, folder.parent):
+        assert not [f for f in os.listdir(at) if f.startswith(".")]   # no staged file left
     [kept] = committed   # committed with the body, as the archive had no durable copy
     assert kept["text"] == (folder / "ann.en.txt").read_text(encoding="utf-8")
     assert "text" not in ref.store.turn("toy1", 1)["result"]["mails"]["ann"]   # dropped once written
@@ -143,12 +156,14 @@ def test_folders_a_close_makes_have_their_names_synced_with_the_reports_before_p
         real(fd)
     monkeypatch.setattr(archive_files.os, "fsync", fsync)
     staged = archive_files.stage_reports(archive_files.Archive(root), "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"})
-    assert sorted(synced) == [str(root / "m1"), str(root / "m1" / "t001")]
-    assert staged.fresh and len(staged) == 2
+    held = root / "m1" / "t001" / f".reports.{os.getpid()}.tmp"
+    assert sorted(synced) == [str(root / "m1"), str(held)]   # t001's name, and the reports' names in their folder
+    assert len(staged) == 2
     synced.clear()
     archive_files.place_staged(staged)
-    assert synced == [str(root / "m1" / "t001" / "reports")]
+    assert synced == [str(root / "m1" / "t001")]   # one rename: the folder's name
     assert sorted(os.listdir(root / "m1" / "t001" / "reports")) == ["a.en.txt", "b.en.txt"]
+    assert os.listdir(root / "m1" / "t001") == ["reports"]
 
 
 def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
@@ -160,6 +175,5 @@ def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
     (folder / "gone.en.txt").write_text("left")
     (folder / ".a.en.txt.1.tmp").write_text("left")
     staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
-    assert not staged.fresh
     archive_files.place_staged(staged)
     assert os.listdir(folder) == ["a.en.txt"]
