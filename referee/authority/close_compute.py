@@ -17,7 +17,7 @@ from referee.authority.absence import moved_past
 from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
-from referee.contract import GM, Rng, derive_seed, hash_of_dump
+from referee.contract import GM, Rng, derive_seed, encoded_with_hash
 from referee.pictures import svg_of
 from referee.store import closing as close_rows
 
@@ -67,6 +67,7 @@ class Plan:
     mails: dict                    # who -> lang, subject, text, html, picture (key)
     sends: list[tuple[str, str, str, str | None]] = field(default_factory=list)   # (key, to, who, calendar)
     result: dict = field(default_factory=dict)   # the stored result, without report bodies
+    result_parts: dict = field(default_factory=dict)   # its entries' JSON texts, as stored (store_plan)
 
     def reports(self) -> dict[str, str]:
         """The report files of the turn's archive folder: ``<who>.<lang>.txt|.html``."""
@@ -116,7 +117,10 @@ class CloseCompute:
                    "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
         self._reports(plan, rules, res, nxt, before, used)
-        plan.result = {"state": dumped, "hash": hash_of_dump(dumped),
+        encoded, state_hash = encoded_with_hash(dumped)   # the state encoded once: its hash, the next turn's row
+        if next_turn is not None and encoded is not None:
+            next_turn["state_text"] = encoded.decode()
+        plan.result = {"state": dumped, "hash": state_hash,
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
         if not ended:   # the next turn holds the state; the last one of a match keeps it here

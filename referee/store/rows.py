@@ -66,3 +66,15 @@ def _dumps(v: Any) -> str:
     """A JSON column's text: what ``json.loads`` reads back as the value (orjson where
     that is sure, ``fastjson``; a state or a result is 100 kB and more)."""
     return fastjson.dumps_sorted(v)
+
+
+def encoded_parts(value: dict) -> dict[str, str]:
+    """Each entry's JSON text (``_dumps``) of a dict with str keys: the parts a close
+    both stores (``joined``) and reads back for its record, encoded once."""
+    return {k: _dumps(v) for k, v in value.items()}
+
+
+def joined(parts: dict[str, str]) -> str:
+    """The dict's JSON text from its entries' (``encoded_parts``), keys sorted: what
+    ``_dumps`` of the whole dict reads back as."""
+    return "{" + ",".join(f"{_dumps(k)}:{parts[k]}" for k in sorted(parts)) + "}"
