@@ -68,6 +68,7 @@ class Plan:
     sends: list[tuple[str, str, str, str | None]] = field(default_factory=list)   # (key, to, who, calendar)
     result: dict = field(default_factory=dict)   # the stored result, without report bodies
     result_parts: dict = field(default_factory=dict)   # its entries' JSON texts, as stored (store_plan)
+    after: dict | None = None      # the standings of the resolved state, if the reports read them
 
     def reports(self) -> dict[str, str]:
         """The report files of the turn's archive folder: ``<who>.<lang>.txt|.html``."""
@@ -97,8 +98,11 @@ class CloseCompute:
         rules = self.lookups.rules(match)
         state = rules.load(turn["state"])
         orders, used, missing = self.orders_for(rules, state, match_id, turn)
-        # the standings before the turn, read from the state as loaded (a copy: resolve may change it)
-        before = {k: dict(v) if isinstance(v, dict) else v for k, v in standings.read(rules, state).items()}
+        # the standings before the turn: as the close before read them from the state it made (the
+        # turn's row), else read from the state as loaded (a copy: resolve may change it)
+        before = turn.get("standings")
+        if before is None:
+            before = {k: dict(v) if isinstance(v, dict) else v for k, v in standings.read(rules, state).items()}
         res = rules.resolve(state, orders, Rng(turn["seed"]))
         crash.point("close.resolved")
         awaiting = rules.awaiting(res.state)
@@ -118,8 +122,10 @@ class CloseCompute:
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
         self._reports(plan, rules, res, nxt, before, used)
         encoded, state_hash = encoded_with_hash(dumped)   # the state encoded once: its hash, the next turn's row
-        if next_turn is not None and encoded is not None:
-            next_turn["state_text"] = encoded.decode()
+        if next_turn is not None:
+            if encoded is not None:
+                next_turn["state_text"] = encoded.decode()
+            next_turn["standings"] = plan.after   # the next close's standings before its turn
         plan.result = {"state": dumped, "hash": state_hash,
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
@@ -176,6 +182,7 @@ class CloseCompute:
         lang = self.lookups.lang_of(match)
         mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
         send("@gm", match["gm_email"], "_gm")
+        plan.after = once._after   # the standings after the turn, as the reports read them: the next turn keeps them
 
     def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]

@@ -9,7 +9,7 @@ from typing import Any
 from referee import fastjson
 from referee.store import spec_cache
 
-_JSON = {"spec", "state", "awaiting", "result", "orders"}
+_JSON = {"spec", "state", "awaiting", "result", "orders", "standings"}
 
 
 def _iso(t: datetime | None) -> str | None:
@@ -33,12 +33,15 @@ def _row(row) -> dict | None:
     return out
 
 
+_LAZY = ("state", "result", "standings")
+
+
 class _TurnRow(dict):
-    """A turn's row; its big JSON columns (state, result) are decoded on first use."""
+    """A turn's row; its big JSON columns (state, result) and the standings are decoded on first use."""
 
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)
-        if key in ("state", "result") and isinstance(value, str):
+        if key in _LAZY and isinstance(value, str):
             value = fastjson.loads(value)
             self[key] = value
         return value

@@ -163,12 +163,14 @@ class SqlStore:
 
     # -- turns ----------------------------------------------------------
     def add_turn(self, *, match: str, number: int, state: dict, awaiting: dict, deadline: datetime | None,
-                 seed: int, opened: datetime, rev: int = 0, state_text: str | None = None) -> None:
-        """``state_text``: the state's JSON as encoded already (a close has it from the state's hash)."""
-        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened)"
-                   " VALUES (?,?,?,?,?,?,?,?,?)",
+                 seed: int, opened: datetime, rev: int = 0, state_text: str | None = None,
+                 standings: dict | None = None) -> None:
+        """``state_text``: the state's JSON as encoded already (a close has it from the state's hash);
+        ``standings``: ``standings.read`` of the state, as the close that made it read them."""
+        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened, standings)"
+                   " VALUES (?,?,?,?,?,?,?,?,?,?)",
                    (match, number, rev, "open", _dumps(state) if state_text is None else state_text, _dumps(awaiting),
-                    _iso(deadline), str(seed), _iso(opened)))
+                    _iso(deadline), str(seed), _iso(opened), None if standings is None else _dumps(standings)))
 
     def turn(self, match: str, number: int) -> dict | None:
         return _turn(self._db.execute("SELECT * FROM turns WHERE match=? AND number=?", (match, number)).fetchone())
