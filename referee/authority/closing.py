@@ -51,7 +51,7 @@ def committed_record(plan) -> tuple[dict, dict] | None:
         return None
     # the record's parts alone, read back from the texts the store was given (store_plan encoded each
     # entry once): cheaper than decoding the stored text, which holds the pictures' SVGs as well
-    parts = plan.result_parts
+    parts = getattr(plan, "result_parts", None)   # a record worked out apart from a close has none
     result = fastjson.loads(joined({k: parts[k] for k in _RECORDED}) if parts
                             else fastjson.dumps_sorted({k: r[k] for k in _RECORDED}))
     return {"rev": plan.turn["rev"], "seed": plan.turn["seed"], "closed": close_rows.stored_time(plan.now)}, result
