@@ -3,6 +3,7 @@ a match's spec decoded once per distinct text, a turn's big columns (state,
 result) decoded on first use."""
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -80,4 +81,4 @@ def encoded_parts(value: dict) -> dict[str, str]:
 def joined(parts: dict[str, str]) -> str:
     """The dict's JSON text from its entries' (``encoded_parts``), keys sorted: what
     ``_dumps`` of the whole dict reads back as."""
-    return "{" + ",".join(f"{_dumps(k)}:{parts[k]}" for k in sorted(parts)) + "}"
+    return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{parts[k]}" for k in sorted(parts)) + "}"
