@@ -179,8 +179,15 @@ def state_hash(rules: GameRules, state: Any) -> str:
 
 def hash_of_dump(dumped: Any) -> str:
     """``state_hash`` of a state whose ``rules.dump`` is ``dumped`` (a close has dumped it already)."""
+    return encoded_with_hash(dumped)[1]
+
+
+def encoded_with_hash(dumped: Any) -> tuple[bytes | None, str]:
+    """(orjson's canonical bytes of ``dumped`` or None where they would differ from
+    ``canonical_json``, ``hash_of_dump(dumped)``): a close encodes the new state once,
+    for its hash and for the store's row (which reads back the same value)."""
     fast = fastjson.canonical_or_none(dumped)   # the bytes without a round through str where orjson can
-    return hashlib.sha256(fast if fast is not None else canonical_json(dumped).encode()).hexdigest()
+    return fast, hashlib.sha256(fast if fast is not None else canonical_json(dumped).encode()).hexdigest()
 
 
 @runtime_checkable

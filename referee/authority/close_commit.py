@@ -15,6 +15,7 @@ from referee.authority import crash
 from referee.authority.absence import tell_moved
 from referee.authority.close_compute import Plan, report_ref
 from referee.store import closing as close_rows
+from referee.store.rows import encoded_parts, joined
 
 
 class Verdict(Enum):
@@ -99,6 +100,8 @@ class CloseCommit:
                 self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
                                  report=report_ref(match_id, turn["number"], turn["rev"], who, m))
         result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
-        self.store.resolve_turn(match_id, turn["number"], result, plan.now)
+        # each entry encoded once: stored joined, and read back for the turn's record (committed_record)
+        plan.result_parts = encoded_parts(result)
+        self.store.resolve_turn(match_id, turn["number"], joined(plan.result_parts), plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
         crash.point("close.before_commit")

@@ -17,7 +17,7 @@ from referee.authority.absence import moved_past
 from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
-from referee.contract import GM, Rng, derive_seed, hash_of_dump
+from referee.contract import GM, Rng, derive_seed, encoded_with_hash
 from referee.pictures import svg_of
 from referee.render_shared import one_report
 from referee.store import closing as close_rows
@@ -68,6 +68,8 @@ class Plan:
     mails: dict                    # who -> lang, subject, text, html, picture (key)
     sends: list[tuple[str, str, str, str | None]] = field(default_factory=list)   # (key, to, who, calendar)
     result: dict = field(default_factory=dict)   # the stored result, without report bodies
+    result_parts: dict = field(default_factory=dict)   # its entries' JSON texts, as stored (store_plan)
+    after: dict | None = None      # the standings of the resolved state, if the reports read them
 
     def reports(self) -> dict[str, str]:
         """The report files of the turn's archive folder: ``<who>.<lang>.txt|.html``."""
@@ -97,8 +99,11 @@ class CloseCompute:
         rules = self.lookups.rules(match)
         state = rules.load(turn["state"])
         orders, used, missing = self.orders_for(rules, state, match_id, turn)
-        # the standings before the turn, read from the state as loaded (a copy: resolve may change it)
-        before = {k: dict(v) if isinstance(v, dict) else v for k, v in standings.read(rules, state).items()}
+        # the standings before the turn: as the close before read them from the state it made (the
+        # turn's row), else read from the state as loaded (a copy: resolve may change it)
+        before = turn.get("standings")
+        if before is None:
+            before = {k: dict(v) if isinstance(v, dict) else v for k, v in standings.read(rules, state).items()}
         res = rules.resolve(state, orders, Rng(turn["seed"]))
         crash.point("close.resolved")
         awaiting = rules.awaiting(res.state)
@@ -117,7 +122,12 @@ class CloseCompute:
                    "deadline": deadline.astimezone(UTC).isoformat() if deadline else None}
         plan = Plan(seen, match, turn, now, ended, next_turn, away, missing, {})
         self._reports(plan, rules, res, nxt, before, used)
-        plan.result = {"state": dumped, "hash": hash_of_dump(dumped),
+        encoded, state_hash = encoded_with_hash(dumped)   # the state encoded once: its hash, the next turn's row
+        if next_turn is not None:
+            if encoded is not None:
+                next_turn["state_text"] = encoded.decode()
+            next_turn["standings"] = plan.after   # the next close's standings before its turn
+        plan.result = {"state": dumped, "hash": state_hash,
                        "log": [e.to_json() for e in res.log], "outcome": res.outcome, "orders": used,
                        "missing": missing, "pictures": pictures_once(plan.mails)}
         if not ended:   # the next turn holds the state; the last one of a match keeps it here
@@ -176,6 +186,7 @@ class CloseCompute:
             lang = self.lookups.lang_of(match)
             mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
             send("@gm", match["gm_email"], "_gm")
+        plan.after = once._after   # the standings after the turn, as the reports read them: the next turn keeps them
 
     def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]

@@ -51,7 +51,10 @@ MIGRATIONS: tuple[Migration, ...] = (
               tuple(_statements(SENDER_TABLES))),
     Migration(6, "who writes a closed turn's archive: a worker repairs only what no live worker is writing "
               "(issue 12)", ("ALTER TABLE turns ADD COLUMN archiver TEXT",)),
-    # the next one: Migration(7, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(7, "a turn keeps the standings of its state, read when the turn before closed (the next close "
+              "reads them, not a fresh public view of the state: issue 8)",
+              ("ALTER TABLE turns ADD COLUMN standings TEXT",)),
+    # the next one: Migration(8, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

@@ -3,13 +3,14 @@ a match's spec decoded once per distinct text, a turn's big columns (state,
 result) decoded on first use."""
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
 from referee import fastjson
 from referee.store import spec_cache
 
-_JSON = {"spec", "state", "awaiting", "result", "orders"}
+_JSON = {"spec", "state", "awaiting", "result", "orders", "standings"}
 
 
 def _iso(t: datetime | None) -> str | None:
@@ -33,12 +34,15 @@ def _row(row) -> dict | None:
     return out
 
 
+_LAZY = ("state", "result", "standings")
+
+
 class _TurnRow(dict):
-    """A turn's row; its big JSON columns (state, result) are decoded on first use."""
+    """A turn's row; its big JSON columns (state, result) and the standings are decoded on first use."""
 
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)
-        if key in ("state", "result") and isinstance(value, str):
+        if key in _LAZY and isinstance(value, str):
             value = fastjson.loads(value)
             self[key] = value
         return value
@@ -66,3 +70,15 @@ def _dumps(v: Any) -> str:
     """A JSON column's text: what ``json.loads`` reads back as the value (orjson where
     that is sure, ``fastjson``; a state or a result is 100 kB and more)."""
     return fastjson.dumps_sorted(v)
+
+
+def encoded_parts(value: dict) -> dict[str, str]:
+    """Each entry's JSON text (``_dumps``) of a dict with str keys: the parts a close
+    both stores (``joined``) and reads back for its record, encoded once."""
+    return {k: _dumps(v) for k, v in value.items()}
+
+
+def joined(parts: dict[str, str]) -> str:
+    """The dict's JSON text from its entries' (``encoded_parts``), keys sorted: what
+    ``_dumps`` of the whole dict reads back as."""
+    return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{parts[k]}" for k in sorted(parts)) + "}"

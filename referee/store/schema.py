@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 6   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 7   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -66,6 +66,8 @@ CREATE TABLE IF NOT EXISTS turns (
                                                -- archived without the bodies of the reports, the state only on the last turn
     archived     INTEGER NOT NULL DEFAULT 0,
     archiver     TEXT,                         -- who writes its archive: host:pid:unix time (store/archiving.py)
+    standings    TEXT,                         -- the standings of its state (standings.read) as the close before
+                                               -- read them from its resolved state (NULL: read from the state)
     PRIMARY KEY (match, number)
 );
 CREATE TABLE IF NOT EXISTS submissions (

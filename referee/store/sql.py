@@ -163,10 +163,14 @@ class SqlStore:
 
     # -- turns ----------------------------------------------------------
     def add_turn(self, *, match: str, number: int, state: dict, awaiting: dict, deadline: datetime | None,
-                 seed: int, opened: datetime, rev: int = 0) -> None:
-        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened)"
-                   " VALUES (?,?,?,?,?,?,?,?,?)",
-                   (match, number, rev, "open", _dumps(state), _dumps(awaiting), _iso(deadline), str(seed), _iso(opened)))
+                 seed: int, opened: datetime, rev: int = 0, state_text: str | None = None,
+                 standings: dict | None = None) -> None:
+        """``state_text``: the state's JSON as encoded already (a close has it from the state's hash);
+        ``standings``: ``standings.read`` of the state, as the close that made it read them."""
+        self._exec("INSERT INTO turns (match, number, rev, status, state, awaiting, deadline, seed, opened, standings)"
+                   " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                   (match, number, rev, "open", _dumps(state) if state_text is None else state_text, _dumps(awaiting),
+                    _iso(deadline), str(seed), _iso(opened), None if standings is None else _dumps(standings)))
 
     def turn(self, match: str, number: int) -> dict | None:
         return _turn(self._db.execute("SELECT * FROM turns WHERE match=? AND number=?", (match, number)).fetchone())
@@ -182,10 +186,12 @@ class SqlStore:
     def set_deadline(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET deadline=? WHERE match=? AND number=?", (_iso(deadline), match, number))
 
-    def resolve_turn(self, match: str, number: int, result: dict, closed: datetime) -> None:
+    def resolve_turn(self, match: str, number: int, result: dict | str, closed: datetime) -> None:
+        """``result``: the value, or its JSON text as encoded already (``rows.joined``)."""
         # the closing process writes the archive after the commit: no other worker repairs it meanwhile
         self._exec("UPDATE turns SET status='resolved', result=?, closed=?, archived=0, archiver=?"
-                   " WHERE match=? AND number=?", (_dumps(result), _iso(closed), archiving.me(), match, number))
+                   " WHERE match=? AND number=?", (result if isinstance(result, str) else _dumps(result), _iso(closed),
+                                                   archiving.me(), match, number))
 
     def reopen_turn(self, match: str, number: int, deadline: datetime | None) -> None:
         self._exec("UPDATE turns SET status='open', result=NULL, closed=NULL, archived=0, archiver=NULL, rev=rev+1,"
