@@ -54,6 +54,7 @@ class CloseCommit:
         not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
         in the stored result until ``archive_turn`` writes them."""
         from referee.authority.closing import committed_record  # (closing imports this module)
+        plan.result_parts = encoded_parts(plan.result)   # encoded once: the record's now, stored by store_plan
         record = committed_record(plan)   # the turn's record as archive_turn writes it: staged and synced too
         if record is not None:
             turn, result = record
@@ -99,9 +100,10 @@ class CloseCommit:
                 # the row names the report: its body is sent from the archive, its picture from the result
                 self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
                                  report=report_ref(match_id, turn["number"], turn["rev"], who, m))
-        result = plan.result if staged is not None else dict(plan.result, mails=plan.mails)
-        # each entry encoded once: stored joined, and read back for the turn's record (committed_record)
-        plan.result_parts = encoded_parts(result)
+        # each entry encoded once (by stage, for the record it staged): stored joined, and read back
+        # for the turn's record (committed_record); a close whose staging the disk refused keeps the bodies
+        if staged is None or not plan.result_parts:
+            plan.result_parts = encoded_parts(plan.result if staged is not None else dict(plan.result, mails=plan.mails))
         self.store.resolve_turn(match_id, turn["number"], joined(plan.result_parts), plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
         crash.point("close.before_commit")
