@@ -151,14 +151,14 @@ _LABELS = re.compile(r"set L = (\{.*?\}) -%\}", re.S)
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_html_report_label_exists_in_both_languages(game):
-    """The HTML reports' word tables (``set L = {...}`` in ``_labels.<lang>.j2``, which the
-    reports import) name the same words in en and de."""
+    """The HTML reports' word tables (``set L = {...}``) name the same words in en and de."""
     keys = {}
     for lang in LANGS:
-        report = (REPO_TEMPLATES / game / f"report.{lang}.html.j2").read_text(encoding="utf-8")
-        assert f'"{game}/_labels.{lang}.j2" import' in report, f"{game}: report.{lang}.html.j2 imports no labels"
-        source = (REPO_TEMPLATES / game / f"_labels.{lang}.j2").read_text(encoding="utf-8")
+        # the table stands in the report, or in the ``_labels.<lang>.j2`` it imports (one object a process)
+        source = (REPO_TEMPLATES / game / f"report.{lang}.html.j2").read_text(encoding="utf-8")
+        if f'"{game}/_labels.{lang}.j2" import' in source:
+            source = (REPO_TEMPLATES / game / f"_labels.{lang}.j2").read_text(encoding="utf-8")
         found = _LABELS.search(source)
-        assert found, f"{game}: no label table in _labels.{lang}.j2"
+        assert found, f"{game}: no label table for the {lang} HTML report"
         keys[lang] = set(re.findall(r'"(\w+)":', found.group(1)))
     assert keys["en"] == keys["de"] and keys["en"], (keys["en"] ^ keys["de"])
