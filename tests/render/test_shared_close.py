@@ -38,18 +38,6 @@ def test_inside_a_scope_the_very_same_values_render_a_part_once_without_a_digest
     assert t.render(pub=dict(pub), L=dict(labels)) == "[1, 2]!" and e.shared_parts.hits == 1
 
 
-def test_a_value_changed_after_the_scope_renders_again():
-    e = env({"t": "{% shared pub=pub %}{{ pub.n }}{% endshared %}"})
-    t = e.get_template("t")
-    pub = {"n": 1}
-    with one_report():
-        assert t.render(pub=pub) == "1"
-    pub["n"] = 2
-    with one_report():
-        assert t.render(pub=pub) == "2"
-    assert t.render(pub=pub) == "2"
-
-
 def test_a_close_renders_the_labels_a_report_imports_as_one_object():
     from referee.render import Renderer
     r = Renderer(code_cache="off")
