@@ -10,7 +10,7 @@ import threading
 import zlib
 from enum import Enum
 
-from referee import archive as archive_files
+from referee import archive_close, fastjson
 from referee.authority import crash
 from referee.authority.absence import tell_moved
 from referee.authority.close_compute import Plan, report_ref
@@ -53,14 +53,13 @@ class CloseCommit:
         """Write the close's reports next to their places in the archive, synced (the store will
         not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
         in the stored result until ``archive_turn`` writes them."""
-        from referee.authority.closing import committed_record  # (closing imports this module)
         plan.result_parts = encoded_parts(plan.result)   # encoded once: the record's now, stored by store_plan
         record = committed_record(plan)   # the turn's record as archive_turn writes it: staged and synced too
         if record is not None:
             turn, result = record
             record = result["orders"], turn_json(plan.match["id"], plan.turn["number"], turn, result)
         try:
-            return archive_files.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports(),
+            return archive_close.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports(),
                                                record)
         except OSError:
             return None
@@ -85,7 +84,7 @@ class CloseCommit:
         """Everything the close writes, in the caller's transaction, the match claimed and checked."""
         match, turn, match_id = plan.match, plan.turn, plan.match["id"]
         if staged is not None:
-            archive_files.place_staged(staged)
+            archive_close.place_staged(staged)
         crash.point("close.placed")
         if plan.ended:
             self.store.set_match_status(match_id, "ended")
@@ -107,3 +106,23 @@ class CloseCommit:
         self.store.resolve_turn(match_id, turn["number"], joined(plan.result_parts), plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
         crash.point("close.before_commit")
+
+
+def committed_record(plan) -> tuple[dict, dict] | None:
+    """(turn, result) of a close whose reports were placed, as ``archive_turn`` would read them
+    back from the store: the turn's rev, seed and closed text, and the result's parts the
+    record holds through the store's JSON (key order, lists for tuples, str keys), without
+    the state and pictures that the record does not hold (not decoded again).  None if the
+    result holds a report body (the store's copy is then read and rewritten without it)."""
+    r = plan.result
+    if any("text" in m for m in r["mails"].values()):
+        return None
+    # the record's parts alone, read back from the texts the store was given (store_plan encoded each
+    # entry once): cheaper than decoding the stored text, which holds the pictures' SVGs as well
+    parts = getattr(plan, "result_parts", None)   # a record worked out apart from a close has none
+    result = fastjson.loads(joined({k: parts[k] for k in _RECORDED}) if parts
+                            else fastjson.dumps_sorted({k: r[k] for k in _RECORDED}))
+    return {"rev": plan.turn["rev"], "seed": plan.turn["seed"], "closed": close_rows.stored_time(plan.now)}, result
+
+
+_RECORDED = ("orders", "hash", "log", "outcome", "missing", "mails")   # what archive_turn reads of a result

@@ -18,17 +18,15 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from referee import archive as archive_files
-from referee import fastjson, gc_policy, pictures
+from referee import archive_close, gc_policy, pictures
 from referee.authority import crash
-from referee.authority.close_commit import CloseCommit, Verdict, stripe, turn_json
+from referee.authority.close_commit import CloseCommit, Verdict, committed_record, stripe, turn_json
 from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
 from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng
 from referee.store import closing as close_rows
-from referee.store.rows import joined
 
 SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
 
@@ -39,26 +37,6 @@ class TickReport:
     reminded: int = 0
     failed: list[tuple[str, int]] = field(default_factory=list)
     more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
-
-
-def committed_record(plan) -> tuple[dict, dict] | None:
-    """(turn, result) of a close whose reports were placed, as ``archive_turn`` would read them
-    back from the store: the turn's rev, seed and closed text, and the result's parts the
-    record holds through the store's JSON (key order, lists for tuples, str keys), without
-    the state and pictures that the record does not hold (not decoded again).  None if the
-    result holds a report body (the store's copy is then read and rewritten without it)."""
-    r = plan.result
-    if any("text" in m for m in r["mails"].values()):
-        return None
-    # the record's parts alone, read back from the texts the store was given (store_plan encoded each
-    # entry once): cheaper than decoding the stored text, which holds the pictures' SVGs as well
-    parts = getattr(plan, "result_parts", None)   # a record worked out apart from a close has none
-    result = fastjson.loads(joined({k: parts[k] for k in _RECORDED}) if parts
-                            else fastjson.dumps_sorted({k: r[k] for k in _RECORDED}))
-    return {"rev": plan.turn["rev"], "seed": plan.turn["seed"], "closed": close_rows.stored_time(plan.now)}, result
-
-
-_RECORDED = ("orders", "hash", "log", "outcome", "missing", "mails")   # what archive_turn reads of a result
 
 
 class Closing:
@@ -189,7 +167,7 @@ class Closing:
                         if verdict is None:
                             self.committer.store_plan(plan, staged)
                 finally:
-                    archive_files.discard_staged(staged or [])   # what was not placed (a close given up)
+                    archive_close.discard_staged(staged or [])   # what was not placed (a close given up)
             if verdict is None:
                 return self._after_commit(match_id, plan, placed=staged is not None)
             if verdict is Verdict.GONE:
@@ -217,7 +195,7 @@ class Closing:
                     try:
                         self.committer.store_plan(plan, staged)
                     finally:
-                        archive_files.discard_staged(staged or [])
+                        archive_close.discard_staged(staged or [])
                 finally:
                     lock.release()
             else:
@@ -231,7 +209,7 @@ class Closing:
         pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
         # the turn stands whatever happens to its archive; the next tick writes it again
         with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
-            if placed and archive_files.place_record(self.archive, match_id, number):   # staged with the reports
+            if placed and archive_close.place_record(self.archive, match_id, number):   # staged with the reports
                 self._archived(match_id, number, None)
             else:
                 self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)

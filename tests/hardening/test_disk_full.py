@@ -98,13 +98,13 @@ REFUSED = """
 import os, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # the write fails with EFBIG instead of killing
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-from referee import archive
+from referee import archive, archive_close
 root, how = sys.argv[1], sys.argv[2]
 try:
     if how == "put":
         archive._put(root, "big.txt", b"x" * 100_000)
     else:
-        archive.stage_reports(archive.Archive(root), "m1", 1, {"a.en.txt": "small", "b.en.html": "y" * 100_000})
+        archive_close.stage_reports(archive.Archive(root), "m1", 1, {"a.en.txt": "small", "b.en.html": "y" * 100_000})
 except OSError as exc:
     print(exc.errno)
 """

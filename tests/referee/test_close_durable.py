@@ -10,6 +10,7 @@ import os
 from referee_kit import make_referee
 
 from referee import archive as archive_files
+from referee import archive_close
 from referee.authority import crash
 
 
@@ -76,8 +77,8 @@ def test_a_disk_that_refuses_the_sync_keeps_the_bodies_in_the_store_until_the_re
 def test_a_committed_close_looks_for_no_staged_file_after_placing_them(ref, outbox, game, monkeypatch):
     """Placing empties the staged list: the discard after the commit asks the disk for nothing."""
     looked = []
-    real = archive_files.discard_staged
-    monkeypatch.setattr(archive_files, "discard_staged", lambda staged: looked.extend(staged) or real(staged))
+    real = archive_close.discard_staged
+    monkeypatch.setattr(archive_close, "discard_staged", lambda staged: looked.extend(staged) or real(staged))
     assert ref.force("toy1") == "turn 1 closed"
     assert looked == []
     folder = ref.archive.turn_dir("toy1", 1) / "reports"
@@ -155,12 +156,12 @@ def test_folders_a_close_makes_have_their_names_synced_with_the_reports_before_p
         synced.append(os.readlink(f"/proc/self/fd/{fd}"))
         real(fd)
     monkeypatch.setattr(archive_files.os, "fsync", fsync)
-    staged = archive_files.stage_reports(archive_files.Archive(root), "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"})
+    staged = archive_close.stage_reports(archive_files.Archive(root), "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"})
     held = root / "m1" / "t001" / f".reports.{os.getpid()}.tmp"
     assert sorted(synced) == [str(root / "m1"), str(held)]   # t001's name, and the reports' names in their folder
     assert len(staged) == 2
     synced.clear()
-    archive_files.place_staged(staged)
+    archive_close.place_staged(staged)
     assert synced == [str(root / "m1" / "t001")]   # one rename: the folder's name
     assert sorted(os.listdir(root / "m1" / "t001" / "reports")) == ["a.en.txt", "b.en.txt"]
     assert os.listdir(root / "m1" / "t001") == ["reports"]
@@ -174,6 +175,6 @@ def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
     folder.mkdir(parents=True)
     (folder / "gone.en.txt").write_text("left")
     (folder / ".a.en.txt.1.tmp").write_text("left")
-    staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
-    archive_files.place_staged(staged)
+    staged = archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
+    archive_close.place_staged(staged)
     assert os.listdir(folder) == ["a.en.txt"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from referee import archive as archive_files
+from referee import archive_close
 
 ORDERS = {"ann": {"orders": {"bid": 3}, "source": "player"}}
 TURN = {"match": "m1", "turn": 1, "seed": 7, "hash": "ab" * 32, "log": []}
@@ -61,22 +62,22 @@ def test_write_turn_refused_by_the_disk_leaves_no_temporary_file_and_no_record(t
 
 def test_the_staged_record_is_named_only_when_placed_after_the_commit(tmp_path, monkeypatch):
     archive = archive_files.Archive(tmp_path)
-    staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"}, (ORDERS, TURN))
+    staged = archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a"}, (ORDERS, TURN))
     turn_dir = archive.turn_dir("m1", 1)
     assert not (turn_dir / "turn.json").exists()   # nothing names the record before the commit
-    archive_files.place_staged(staged)
-    archive_files.discard_staged(staged)   # the close's discard after placing keeps the record for after the commit
+    archive_close.place_staged(staged)
+    archive_close.discard_staged(staged)   # the close's discard after placing keeps the record for after the commit
     assert not (turn_dir / "turn.json").exists()
-    assert archive_files.place_record(archive, "m1", 1)
+    assert archive_close.place_record(archive, "m1", 1)
     assert (turn_dir / "orders.yaml").read_bytes() == archive_files._yaml(ORDERS)
     assert (turn_dir / "turn.json").read_bytes() == archive_files.fastjson.dumps_indent1(TURN)
-    assert not archive_files.place_record(archive, "m1", 1)   # nothing staged any more: the caller writes it whole
+    assert not archive_close.place_record(archive, "m1", 1)   # nothing staged any more: the caller writes it whole
 
 
 def test_a_close_given_way_leaves_no_hidden_file_or_folder(tmp_path):
     archive = archive_files.Archive(tmp_path)
-    staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"}, (ORDERS, TURN))
-    archive_files.discard_staged(staged)
+    staged = archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a", "b.en.txt": "b"}, (ORDERS, TURN))
+    archive_close.discard_staged(staged)
     assert os.listdir(archive.turn_dir("m1", 1)) == []
 
 
@@ -86,8 +87,8 @@ def test_a_hidden_folder_a_dead_process_of_this_id_left_is_reused_and_swept(tmp_
     held.mkdir(parents=True)
     (held / "gone.en.txt").write_text("a reader gone since")
     (held / "a.en.txt").write_text("half a report" * 100)
-    staged = archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
-    archive_files.place_staged(staged)
+    staged = archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
+    archive_close.place_staged(staged)
     folder = archive.turn_dir("m1", 1) / "reports"
     assert os.listdir(folder) == ["a.en.txt"] and (folder / "a.en.txt").read_text() == "a"
     assert os.listdir(folder.parent) == ["reports"]
@@ -97,7 +98,7 @@ def test_an_empty_reports_folder_is_replaced_by_the_one_rename(tmp_path):
     archive = archive_files.Archive(tmp_path)
     folder = archive.turn_dir("m1", 1) / "reports"
     folder.mkdir(parents=True)
-    archive_files.place_staged(archive_files.stage_reports(archive, "m1", 1, {"a.en.txt": "a"}))
+    archive_close.place_staged(archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a"}))
     assert os.listdir(folder) == ["a.en.txt"] and os.listdir(folder.parent) == ["reports"]
 
 
@@ -105,7 +106,7 @@ def test_hostile_report_names_stay_inside_the_hidden_folder(tmp_path):
     archive = archive_files.Archive(tmp_path / "turns")
     for name in ("../../escape.txt", "..", "/etc/passwd", "a\x00b"):
         try:
-            archive_files.stage_reports(archive, "m1", 1, {name: "x"})
+            archive_close.stage_reports(archive, "m1", 1, {name: "x"})
         except ValueError:
             pass
         else:

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 from referee_kit import inbound
 
 from referee import fastjson
-from referee.authority import closing as closing_mod
-from referee.authority.closing import committed_record
+from referee.authority import close_commit as closing_mod
+from referee.authority.close_commit import committed_record
 
 
 def _record(ref, number: int) -> dict[str, bytes]:
