@@ -186,7 +186,7 @@ class CloseCompute:
             lang = self.lookups.lang_of(match)
             mails["_gm"] = self.render(match, turn, rules, res, missing, nxt, GM, lang, once)
             send("@gm", match["gm_email"], "_gm")
-        plan.after = once._after   # the standings after the turn, as the reports read them: the next turn keeps them
+        plan.after = once.after   # the standings after the turn, as the reports read them: the next turn keeps them
 
     def _report_ctx(self, match, turn, rules, res, missing, nxt, viewer, lang, once: Shared) -> dict:
         owes = nxt is not None and viewer in nxt["awaiting"]
@@ -238,7 +238,7 @@ class Shared:
         self.names = self.lookups.names(match["id"])
         self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
         self._before = before         # None: no standings (the GM's preview shows none)
-        self._after: dict | None = None
+        self.after: dict | None = None   # the standings of the resolved state, once a report read them
         self._public = None
         self._old = None
         self._entries: list | None = None
@@ -286,9 +286,9 @@ class Shared:
         if self._before is None:
             return []
         if lang not in self._tables:
-            if self._after is None:
-                self._after = standings.of_view(self.rules, lambda: self.view(None))   # the reports' public view
-            self._tables[lang] = standings.table(self.rules, self._before, self._after, lang, self.names)
+            if self.after is None:
+                self.after = standings.of_view(self.rules, lambda: self.view(None))   # the reports' public view
+            self._tables[lang] = standings.table(self.rules, self._before, self.after, lang, self.names)
         return self._tables[lang]
 
     def next_info(self, lang: str) -> dict | None:
