@@ -119,10 +119,6 @@ class _Courteous:
         self.depth -= 1
         self.lock.release()
 
-    def _is_owned(self) -> bool:
-        """Whether this worker holds it (``store.closing.in_transaction``; a worker closes on one thread)."""
-        return self.depth > 0
-
 
 _worker: dict = {}
 
@@ -142,8 +138,8 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     clock = _Clock()
     store = open_store(recipe.store)
     backend = getattr(store, "_db", None)
-    if write_lock is not None and hasattr(backend, "_lock"):   # SQLite: one writer at a time anyway
-        backend._lock = _Courteous(write_lock, mail_first)
+    if write_lock is not None and hasattr(backend, "share_lock"):   # SQLite: one writer at a time anyway
+        backend.share_lock(_Courteous(write_lock, mail_first))
     ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot

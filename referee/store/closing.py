@@ -48,12 +48,7 @@ def has_talk(seen: tuple, number: int) -> bool:
 def in_transaction(store) -> bool:
     """Whether this thread is inside one of the store's write transactions already
     (a GM's force by mail runs in the mail's): a close then works under it."""
-    db = store._db
-    local = getattr(db, "_local", None)
-    if local is not None:   # PostgreSQL: the depth is the thread's own
-        return bool(getattr(local, "depth", 0))
-    # SQLite: one depth per connection, and a lock that says which thread holds it
-    return bool(getattr(db, "_depth", 0)) and db._lock._is_owned()
+    return store.in_transaction()
 
 
 def stored_time(t: datetime) -> str | None:

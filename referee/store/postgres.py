@@ -130,6 +130,10 @@ class PostgresBackend:
                 self._drop()
             raise StoreUnavailable(f"the store: {e}") from e
 
+    def in_transaction(self) -> bool:
+        """Whether this thread is inside one of its write transactions (the depth is the thread's own)."""
+        return bool(getattr(self._local, "depth", 0))
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         local = self._local

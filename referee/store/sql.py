@@ -76,6 +76,10 @@ class SqlStore:
         with self._db.transaction():
             yield self
 
+    def in_transaction(self) -> bool:
+        """Whether this thread is inside one of the store's write transactions already."""
+        return self._db.in_transaction()
+
     def _one(self, sql: str, args: tuple = ()) -> dict | None:
         return _row(self._db.execute(sql, args).fetchone())
 

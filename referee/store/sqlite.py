@@ -39,6 +39,16 @@ class SqliteBackend:
         self.execute = execute
         self._lock = threading.RLock()
         self._depth = 0
+        self._owner: int | None = None   # the thread whose transaction is open
+
+    def share_lock(self, lock) -> None:
+        """Take write transactions under ``lock`` (re-entrant, context manager) instead of this
+        connection's own: close workers share one lock with the parent's mail thread."""
+        self._lock = lock
+
+    def in_transaction(self) -> bool:
+        """Whether this thread is inside one of this connection's write transactions."""
+        return self._depth > 0 and self._owner == threading.get_ident()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -51,7 +61,7 @@ class SqliteBackend:
                     self._depth -= 1
                 return
             self._conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
+            self._depth, self._owner = 1, threading.get_ident()
             try:
                 yield
             except BaseException:
@@ -60,7 +70,7 @@ class SqliteBackend:
             else:
                 self._conn.execute("COMMIT")
             finally:
-                self._depth = 0
+                self._depth, self._owner = 0, None
 
     def try_lock(self, name: str) -> bool:
         """The write transaction holds the file already."""
