@@ -88,6 +88,7 @@ class PendingFlags:
             files._close_all(folders)
 
     def _refused(self, turns: list[tuple[str, int]], error: Exception) -> None:
+        trace = error.__traceback__
         for match_id, number in turns:   # each turn's fault, as a close's archive fault is noted (or raised)
             with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
-                raise error
+                raise error.with_traceback(trace)
