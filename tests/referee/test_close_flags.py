@@ -214,3 +214,15 @@ def test_close_workers_hand_their_turns_to_the_parent_which_flags_them_after_the
     [(_, flagged)] = [e for e in events if e[0] == "flag"]   # one transaction for the part
     assert sorted(flagged) == report.closed
     assert ref.store.unarchived() == []
+
+
+def test_set_archived_many_flags_exactly_the_turns_named(tmp_path):
+    """Each (match, number) pair is one turn: no crossing of one pair's match with another's number,
+    and a list longer than one statement's part flags its last turn too."""
+    ref = league(tmp_path, 3)
+    ref.tick()   # turn 1 of each closed and flagged; turn 2 of each open, unflagged
+    absent = [(f"nobody{i}", 9) for i in range(250)]
+    ref.store.set_archived_many([("toy0", 2), ("toy1", 1)] + absent + [("toy2", 2)])
+    assert {(m, t["number"]): t["archived"] for m in ("toy0", "toy1", "toy2") for t in ref.store.turns(m)} == {
+        ("toy0", 1): 1, ("toy0", 2): 1, ("toy1", 1): 1, ("toy1", 2): 0, ("toy2", 1): 1, ("toy2", 2): 1}
+    ref.store.set_archived_many([])   # nothing to flag: no statement
