@@ -19,7 +19,8 @@ from referee.archive import Archive
 # sure to commit (its inputs checked under the match's claim) the hidden folder becomes
 # ``reports/`` by one rename (or, if an earlier close left a ``reports/``, file by file), its
 # name synced before the commit.  The record is renamed into place after the commit (its bytes
-# durable before its names exist), then the turn is flagged archived.  Until the commit nothing under the
+# durable before its names exist); the turn is flagged archived only once its folder is fsynced
+# (``close_flags.PendingFlags``: a pass's folders in one round).  Until the commit nothing under the
 # turn's folder names any of them: a close that never commits leaves only hidden names, which the next
 # close of the turn writes again.  A turn's ``reports/`` before its turn.json is the record of
 # no one: the store says whether the turn is resolved, and turn.json follows its commit.
@@ -146,9 +147,10 @@ def place_record(archive: Archive, match_id: str, number: int) -> bool:
     place; False if it is not staged (nothing placed: ``write_turn`` writes it whole).
     Its bytes are durable already (synced with the reports), so its names never show a
     partial or empty file.  The names are not synced here: a folder's fsync right after
-    the commit would flush the store's just-written WAL with it (measured: the tick's wall
-    +20-90% on this disk); the next journal flush (the next close's, or ext4's own within
-    seconds) carries them."""
+    each commit would flush the store's just-written WAL with it (measured: the tick's wall
+    +20-90% on this disk).  The caller flags the turn archived only after its folder's
+    fsync, a pass's turns together (``close_flags.PendingFlags``); until then the repair
+    writes the record again if the process dies."""
     at = str(archive.turn_dir(match_id, number))
     pid = os.getpid()
     try:

@@ -10,6 +10,12 @@ loaded, templates compiled) and run at a lower priority (``NICE``) than the
 service's process, which answers mail.  The store's claims make each
 close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write lock).
 
+A worker flags no turn archived: each close hands back the turns whose record it
+named after its commit (``close_flags.PendingFlags``), and the parent fsyncs their
+folders in one round and flags them in one transaction, as the part's closes come in
+(every ``PendingFlags.EVERY``) and once the part is done.  A worker that dies, or a
+parent that dies first, leaves them unflagged: the archive's repair writes them.
+
 The PNGs of the pictures the closes drew are made after them, not inside the
 tick: a close returns its SVGs, and once every due close of the pass is done the
 idle workers render them (``close_pictures.Drawings``), each PNG handed to the parent's
@@ -143,6 +149,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
+    ref.closing.flags.held += 1   # for good: the parent flags what a close placed (``_close_one``)
     warm_renderer(ref.renderer)
     pictures.prime()   # the pass's PNGs are made here: fonts read and libvips loaded before the first
     drawn: list[str] = []
@@ -183,7 +190,7 @@ def _pid() -> int:
     return os.getpid()
 
 
-def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
+def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str], list[tuple[str, int]]]:
     prof = _worker.get("profile")
     with gc_policy.closing_pass():
         if prof is None:
@@ -195,24 +202,26 @@ def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[s
             prof.disable()
 
 
-def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str]]:
-    """Close one due turn: ("closed" | "failed" | "passed", the distinct SVGs it drew).
-    Their PNGs are not made here: the pass's other closes go first (``Drawings``).
+def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str], list[tuple[str, int]]]:
+    """Close one due turn: ("closed" | "failed" | "passed", the distinct SVGs it drew, the turns
+    whose record it named, for the parent to flag archived: this one's, and any a close that
+    raised left).  Their PNGs are not made here: the pass's other closes go first (``Drawings``).
     (A mail being answered goes first at the store's write lock: ``_Courteous``.)"""
     ref, clock, drawn = (_worker[k] for k in ("ref", "clock", "drawn"))
     clock.at = at
     drawn.clear()
     turn = ref.store.current_turn(match_id)
     if turn is None or turn["number"] != number:
-        return "passed", []
+        return "passed", [], ref.closing.flags.take()
     item = f"{match_id}:{number}.{turn['rev']}"
     with ref.faults.guarded("close", item, match_id, number) as guard:
         closed = ref.closing.close_turn(match_id, number)
+    named = ref.closing.flags.take()
     if guard.failed:   # set aside and logged here, as a close in the parent would be
-        return "failed", []
+        return "failed", [], named
     if closed is None:
-        return "passed", []
-    return "closed", list(dict.fromkeys(drawn))   # its fault, if any, cleared in the close's transaction
+        return "passed", [], named
+    return "closed", list(dict.fromkeys(drawn)), named   # its fault, if any, cleared in the close's transaction
 
 
 # -- in the parent ----------------------------------------------------------------------------
@@ -304,24 +313,28 @@ class ClosePool:
             pass   # the pool broke (a worker died) while being handed the work: the rest waits a tick
         self._pending = list(futures)
         closed, failed, lost, trouble = [], [], 0, None
+        flags = ref.closing.flags
         try:
-            for future in as_completed(futures):
-                match_id, number = futures[future]
-                try:
-                    outcome, drawn = future.result()
-                except CancelledError:   # the service stops: due again at its next start
-                    continue
-                except BrokenProcessPool:
-                    lost += 1
-                    continue
-                except Exception as e:   # the store is locked or gone (not the match's fault): tried again
-                    trouble = trouble or e
-                    continue
-                self.drawings.note(drawn)
-                if outcome == "closed":
-                    closed.append((match_id, number))
-                elif outcome == "failed":
-                    failed.append((match_id, number))
+            with flags.batch():   # the part's records: their folders fsynced in one round, then flagged
+                for future in as_completed(futures):
+                    match_id, number = futures[future]
+                    try:
+                        outcome, drawn, named = future.result()
+                    except CancelledError:   # the service stops: due again at its next start
+                        continue
+                    except BrokenProcessPool:
+                        lost += 1
+                        continue
+                    except Exception as e:   # the store is locked or gone (not the match's fault): tried again
+                        trouble = trouble or e
+                        continue
+                    self.drawings.note(drawn)
+                    for turn in named:
+                        flags.add(*turn)
+                    if outcome == "closed":
+                        closed.append((match_id, number))
+                    elif outcome == "failed":
+                        failed.append((match_id, number))
         finally:
             self._pending = []
         report.closed.extend(sorted(closed))

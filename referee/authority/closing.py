@@ -8,9 +8,12 @@ hidden folder and hidden files of the turn's, then stored in one short
 transaction (``close_commit``) that checks under the match's claim that
 nothing it read has changed, moves the reports into place, adds the next turn
 and queues every report under a dedupe key.  The record gets its names after the
-commit, then the turn is flagged archived, so a crash at any point either repeats
-the whole close (nothing was committed) or only the record's writing (the repair
-writes it from what was committed).
+commit; the turn is flagged archived once those names are durable too: within a
+pass, its folder is fsynced with the other closes' in one round and all are flagged
+in one transaction (``close_flags.PendingFlags``); a close outside a pass is flagged
+before it returns.  So a crash at any point either repeats the whole close (nothing
+was committed) or only the record's writing (the repair writes it from what was
+committed, durably, and flags it).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from referee import archive_close, gc_policy, pictures
 from referee.authority import crash
 from referee.authority.close_commit import CloseCommit, Verdict, committed_record, stripe, turn_json
 from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
+from referee.authority.close_flags import PendingFlags
 from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
 from referee.authority.wording import Refusal
@@ -51,6 +55,7 @@ class Closing:
         self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
         self.compute = CloseCompute(store, renderer, lookups, now)
         self.committer = CloseCommit(self, self.dropouts)
+        self.flags = PendingFlags(store, archive, faults)   # turns placed, flagged once their names are durable
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
     # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
@@ -64,6 +69,10 @@ class Closing:
         that the service reads and answers mail while a league closes.
         ``due_close(match_id, number)``: called for a due turn instead of closing it
         here (the close pool's workers close it); it returns None, so nothing is reported closed."""
+        with self.flags.batch():   # the pass's closes flagged together, after one fsync round
+            return self._tick(budget, due_close)
+
+    def _tick(self, budget: float | None, due_close) -> TickReport:
         report, start = TickReport(), time.monotonic()
         if self._tick_cursor is None:
             self.repair_archive()
@@ -208,11 +217,14 @@ class Closing:
         number = plan.turn["number"]
         pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
         # the turn stands whatever happens to its archive; the next tick writes it again
+        named = False
         with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
             if placed and archive_close.place_record(self.archive, match_id, number):   # staged with the reports
-                self._archived(match_id, number, None)
+                named = True
             else:
                 self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)
+        if named:   # flagged once its folder is fsynced: at the pass's end, or now outside a pass
+            self.flags.add(match_id, number)
         return number
 
     # -- archive --------------------------------------------------------------

@@ -215,6 +215,13 @@ class SqlStore:
             self._exec("UPDATE turns SET archived=1, result=? WHERE match=? AND number=?",
                        (_dumps(result), match, number))
 
+    def set_archived_many(self, turns: list[tuple[str, int]]) -> None:
+        """Flag every (match, number) of ``turns`` archived (their records durable), in one statement."""
+        for at in range(0, len(turns), 200):   # bound the statement's parameters
+            part = turns[at:at + 200]
+            self._exec("UPDATE turns SET archived=1 WHERE " + " OR ".join(["(match=? AND number=?)"] * len(part)),
+                       tuple(v for turn in part for v in turn))
+
     def unarchived(self) -> list[dict]:
         """Resolved turns whose archive is not written, and that no other live
         worker is writing (``archiving``): each one returned is taken for this
