@@ -128,7 +128,9 @@ class PartCache:
     """A bounded LRU of rendered parts: at most ``entries`` parts and ``chars`` characters,
     each part counted with its key's bytes (a key holds its values' pickles)."""
 
-    def __init__(self, entries: int = 512, chars: int = 32 << 20) -> None:
+    # a close needs a few parts at once (its public parts and standings, per language); parts of
+    # closes before are seldom asked for again, and each holds its key (~10-30 KB of pickle)
+    def __init__(self, entries: int = 128, chars: int = 16 << 20) -> None:
         self.max_entries, self.max_chars = entries, chars
         self._parts: OrderedDict[tuple, tuple[str, int]] = OrderedDict()   # key -> (part, its size)
         self._chars = 0
