@@ -243,10 +243,8 @@ class Renderer:
         """(subject, text, html) of a report mail wrapping the game's body.  What
         the game's template already shows (who sent no orders, the order form)
         the wrapper does not repeat."""
-        form = ctx.get("order_form") or ""
-        lines = [ln.strip() for ln in form.splitlines() if ln.strip()]
         # a game's template may show the order form itself; then only the envelope lines are added
-        in_body = bool(lines) and all(ln in body_text for ln in lines)
+        in_body = _shown_in(ctx.get("order_form") or "", body_text)
         shows = {name: bool(game_template) and self.uses(game_template, name)
                  for name in ("missing", "next", "order_form")}
         ctx = dict(ctx, form_in_body=in_body, game_shows_missing=shows["missing"], game_shows_next=shows["next"],
@@ -274,6 +272,19 @@ def inline_styles(html: str) -> str:
     if "<style" not in html:
         return html
     return _INLINER.inline(html)
+
+
+def _shown_in(form: str, body: str) -> bool:
+    """Whether ``form`` has a line with text and every such line (stripped) is in ``body``:
+    stops at the first line missing (a form the body does not show is not read to its end)."""
+    shown = False
+    for line in form.splitlines():
+        line = line.strip()
+        if line:
+            if line not in body:
+                return False
+            shown = True
+    return shown
 
 
 @functools.lru_cache(maxsize=16, typed=True)   # a report's text and HTML indent the same order form

@@ -12,12 +12,14 @@ A value may leave out what its part does not read, so readers who differ only
 there still share the part: ``pub=view.public | without("since_last_turn")``
 (the ``without`` filter the extension brings: a copy of a dict without those keys).
 
-The text is cached by (the compiled body, a digest of the values): the body is
-compiled as a block of its template's own code, so a reloaded template's body is a new one.  The digest
-is a SHA-256 of the values' pickle, taken only for plain data (str, int, float,
-bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and
-True apart) and only up to ``MAX_DIGEST_BYTES``; values it cannot take render
-the body every time, which is slower but the same text.
+The text is cached by (the compiled body, the values' key): the body is compiled as a
+block of its template's own code, so a reloaded template's body is a new one.  A value's key is
+its pickle itself, the bytes (the cache's dict hashes them and, on a hit, compares them whole:
+equal keys are equal values, with no hash collision to fear), taken only for plain data (str,
+int, float, bool, None, and lists, tuples, dicts, sets of them: pickle tells 1, 1.0 and True
+apart; a subclass is refused, a cycle too) and only up to ``MAX_DIGEST_BYTES``; values it cannot
+take render the body every time, which is slower but the same text.  The cache counts its keys'
+bytes with its parts' characters, so keys do not grow it past its bound.
 
 Inside ``one_report()`` (the renderer enters it for the text and HTML of one
 reader's report, a close for all its reports) a value is digested once: the text's
@@ -30,7 +32,6 @@ imports) is found by their identity, with no digest at all.
 from __future__ import annotations
 
 import hashlib
-import io
 import pickle
 import threading
 from collections import OrderedDict
@@ -51,21 +52,21 @@ class NotDigestible(Exception):
     pass
 
 
-class _Capped(io.RawIOBase):
-    """A sink that hashes what is written and gives up past ``cap`` bytes
-    (the pickler writes in frames of ~64 KB, so a huge value stops early)."""
+class _Capped:
+    """Where the pickler writes: the pickle's bytes, refused past ``cap`` bytes.  The C pickler
+    buffers a frame (~64 KB) and writes it whole, so this runs once for a value under a frame
+    (as cheap as an in-memory buffer, measured) and a huge value stops a frame past the cap."""
+
+    __slots__ = ("left", "parts")
 
     def __init__(self, cap: int) -> None:
-        self.left, self.hash = cap, hashlib.sha256()
-
-    def writable(self) -> bool:
-        return True
+        self.left, self.parts = cap, []
 
     def write(self, b) -> int:
         self.left -= len(b)
         if self.left < 0:
             raise NotDigestible("too large")
-        self.hash.update(b)
+        self.parts.append(bytes(b))
         return len(b)
 
 
@@ -77,7 +78,8 @@ class _PlainPickler(pickle.Pickler):
 
 
 def digest(values: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
-    """SHA-256 of plain ``values``, or None if they are not plain data or larger than ``cap``."""
+    """The key of plain ``values``: their pickle's bytes, or None if they are not plain data or
+    their pickle is larger than ``cap``."""
     sink = _Capped(cap)
     try:
         pickler = _PlainPickler(sink, protocol=5)
@@ -87,7 +89,7 @@ def digest(values: Any, cap: int = MAX_DIGEST_BYTES) -> bytes | None:
         pickler.dump(values)
     except (NotDigestible, pickle.PicklingError, RecursionError, TypeError, ValueError):
         return None
-    return sink.hash.digest()
+    return sink.parts[0] if len(sink.parts) == 1 else b"".join(sink.parts)
 
 
 _scope = threading.local()   # .memo: {id(value): (value, digest)} while one report renders
@@ -105,11 +107,11 @@ def one_report() -> Iterator[None]:
         _scope.memo = outer
 
 
-def digest_of(values: dict) -> bytes | None:
-    """The cache key's digest of a part's ``values``: a digest of each value's own
-    ``digest`` (inside ``one_report()`` remembered), or None if one has none."""
+def digest_of(values: dict) -> tuple | None:
+    """The cache key of a part's ``values``: each name and its value's ``digest`` (inside
+    ``one_report()`` remembered, so a value's bytes are hashed once), or None if one has none."""
     memo = getattr(_scope, "memo", None)
-    outer = hashlib.sha256()
+    key: list = []
     for name, value in values.items():
         held = None if memo is None else memo.get(id(value))
         if held is None or held[0] is not value:
@@ -118,16 +120,19 @@ def digest_of(values: dict) -> bytes | None:
                 memo[id(value)] = held
         if held[1] is None:
             return None
-        outer.update(b"%d:%s=%s;" % (len(name), name.encode(), held[1]))
-    return outer.digest()
+        key += (name, held[1])
+    return tuple(key)
 
 
 class PartCache:
-    """A bounded LRU of rendered parts: at most ``entries`` parts and ``chars`` characters."""
+    """A bounded LRU of rendered parts: at most ``entries`` parts and ``chars`` characters,
+    each part counted with its key's bytes (a key holds its values' pickles)."""
 
-    def __init__(self, entries: int = 512, chars: int = 32 << 20) -> None:
+    # a close needs a few parts at once (its public parts and standings, per language); parts of
+    # closes before are seldom asked for again, and each holds its key (~10-30 KB of pickle)
+    def __init__(self, entries: int = 128, chars: int = 16 << 20) -> None:
         self.max_entries, self.max_chars = entries, chars
-        self._parts: OrderedDict[tuple, str] = OrderedDict()
+        self._parts: OrderedDict[tuple, tuple[str, int]] = OrderedDict()   # key -> (part, its size)
         self._chars = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
@@ -135,32 +140,47 @@ class PartCache:
     def __len__(self) -> int:
         return len(self._parts)
 
+    @property
+    def size(self) -> int:
+        """The characters of the parts held and the bytes of their keys."""
+        return self._chars
+
     def get(self, key: tuple) -> str | None:
         with self._lock:
-            part = self._parts.get(key)
-            if part is None:
+            held = self._parts.get(key)
+            if held is None:
                 self.misses += 1
-            else:
-                self.hits += 1
-                self._parts.move_to_end(key)
-            return part
+                return None
+            self.hits += 1
+            self._parts.move_to_end(key)
+            return held[0]
 
     def put(self, key: tuple, part: str) -> None:
-        if len(part) > self.max_chars:
+        size = len(part) + _key_size(key)
+        if size > self.max_chars:
             return
         with self._lock:
             old = self._parts.pop(key, None)
             if old is not None:
-                self._chars -= len(old)
-            self._parts[key] = part
-            self._chars += len(part)
+                self._chars -= old[1]
+            self._parts[key] = (part, size)
+            self._chars += size
             while len(self._parts) > self.max_entries or self._chars > self.max_chars:
-                self._chars -= len(self._parts.popitem(last=False)[1])
+                self._chars -= self._parts.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         with self._lock:
             self._parts.clear()
             self._chars = 0
+
+
+def _key_size(key) -> int:
+    """The bytes and characters a key holds (its tuples' strings and bytes, nested)."""
+    if isinstance(key, (bytes, str)):
+        return len(key)
+    if isinstance(key, tuple):
+        return sum(map(_key_size, key))
+    return 0
 
 
 def without(value: dict, *keys: str) -> dict:
