@@ -256,7 +256,7 @@ class Closing:
 
     def repair_archive(self) -> None:
         """Write what a crash (or a full disk) kept from the archive; retried every tick."""
-        for row in self.store.unarchived():
+        for row in self.store.take_unarchived():
             item = f"{row['match']}:{row['number']}"
             with self.faults.guarded("archive", item, row["match"], row["number"]) as guard:
                 self.archive_turn(row["match"], row["number"])

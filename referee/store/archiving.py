@@ -3,7 +3,7 @@ write the same turn at once (issue 12).
 
 The close's own transaction names its process as the turn's ``archiver``
 (``host:pid:unix time``): the closer writes the archive right after its commit.
-A turn still unarchived is repaired (``SqlStore.unarchived``) only by its own
+A turn still unarchived is repaired (``SqlStore.take_unarchived``) only by its own
 process, or once its archiver is gone: a process of this machine that no
 longer runs, or one that has held it longer than ``GRACE`` (another machine's
 process, or one stuck).  A worker that takes a turn over names itself, so a
@@ -45,7 +45,7 @@ def lost(archiver: str | None) -> bool:
 
 
 def take(store) -> list[dict]:
-    """``SqlStore.unarchived``: the turns this process may write, each taken (a
+    """``SqlStore.take_unarchived``: the turns this process may write, each taken (a
     compare-and-set on its archiver: two repairing workers never both take one)."""
     taken = []
     for r in store._all("SELECT match, number, archiver FROM turns WHERE status='resolved' AND archived=0"

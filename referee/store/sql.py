@@ -222,7 +222,7 @@ class SqlStore:
             self._exec("UPDATE turns SET archived=1 WHERE " + " OR ".join(["(match=? AND number=?)"] * len(part)),
                        tuple(v for turn in part for v in turn))
 
-    def unarchived(self) -> list[dict]:
+    def take_unarchived(self) -> list[dict]:
         """Resolved turns whose archive is not written, and that no other live
         worker is writing (``archiving``): each one returned is taken for this
         process (a compare-and-set on its archiver, so two repairing workers never

@@ -74,7 +74,7 @@ def check(root: Path, order_ids: list[str], exact: bool) -> None:
     assert len(ref.store.submissions("toy1", 1)) == 3
     assert [t["status"] for t in ref.store.turns("toy1")] == ["resolved", "open"]
     assert ref.store.turn("toy1", 1)["result"]["missing"] == []
-    assert ref.store.unarchived() == [] and ref.store.outbox(status="queued") == []
+    assert ref.store.take_unarchived() == [] and ref.store.outbox(status="queued") == []
     assert replay(root / "turns" / "toy1").turns == 1
     assert not list((root / "in" / "new").iterdir()) and not list((root / "in" / "cur").iterdir())
 

@@ -84,7 +84,7 @@ def test_a_pass_flags_its_closes_after_one_fsync_round_of_their_folders_in_one_t
     last = [e for e in events if e[0] == "fsync"][-MATCHES:]
     assert sorted(e[1] for e in last) == sorted(str(ref.archive.turn_dir(m, n)) for m, n in report.closed)
     assert not any(e[3] for e in last)   # none flagged before the round
-    assert ref.store.unarchived() == []
+    assert ref.store.take_unarchived() == []
 
 
 def test_a_long_pass_flags_every_so_many_closes(tmp_path, monkeypatch):
@@ -143,7 +143,7 @@ def test_a_pass_refused_its_fsync_leaves_its_turns_to_the_repair_which_writes_an
     events = trap(monkeypatch, ref)
     ref.tick()
     assert check_every_flag_after_its_fsync(ref, events) == set(report.closed)
-    assert ref.store.unarchived() == [] and ref.store.faults() == []
+    assert ref.store.take_unarchived() == [] and ref.store.faults() == []
     assert {turn: record_of(ref, *turn) for turn in report.closed} == before   # reports and records, byte for byte
     assert sorted(e["dedupe"] for e in ref.store.outbox()) == queued
     for m, n in report.closed:   # the orders the close resolved, as the store keeps them
@@ -178,7 +178,7 @@ def test_a_turn_a_live_process_holds_unflagged_is_not_taken_by_another_process_r
         assert ref.closing.flags.turns == [("toy0", 1)] and not ref.store.turn("toy0", 1)["archived"]
         other = subprocess.run(
             [sys.executable, "-c", "import sys; from referee.store import open_store;"
-             " print(open_store(sys.argv[1]).unarchived())", location_of(ref.store)],
+             " print(open_store(sys.argv[1]).take_unarchived())", location_of(ref.store)],
             capture_output=True, text=True, check=True)
         assert other.stdout.strip() == "[]"
     assert ref.store.turn("toy0", 1)["archived"]
@@ -191,11 +191,11 @@ def test_a_repair_that_takes_a_turn_held_unflagged_writes_the_same_bytes_and_bot
     with ref.closing.flags.batch():
         ref.close_turn("toy0")
         placed = record_of(ref, "toy0", 1)
-        assert ref.store.unarchived() == [{"match": "toy0", "number": 1}]   # this process's own: taken
+        assert ref.store.take_unarchived() == [{"match": "toy0", "number": 1}]   # this process's own: taken
         ref.closing.archive_turn("toy0", 1)
         assert ref.store.turn("toy0", 1)["archived"]
         assert record_of(ref, "toy0", 1) == placed
-    assert ref.store.turn("toy0", 1)["archived"] and ref.store.unarchived() == []
+    assert ref.store.turn("toy0", 1)["archived"] and ref.store.take_unarchived() == []
     assert record_of(ref, "toy0", 1) == placed
 
 
@@ -213,7 +213,7 @@ def test_close_workers_hand_their_turns_to_the_parent_which_flags_them_after_the
     assert len(fsyncs) == MATCHES and not any(e[3] for e in fsyncs)   # the workers flagged none themselves
     [(_, flagged)] = [e for e in events if e[0] == "flag"]   # one transaction for the part
     assert sorted(flagged) == report.closed
-    assert ref.store.unarchived() == []
+    assert ref.store.take_unarchived() == []
 
 
 def test_set_archived_many_flags_exactly_the_turns_named(tmp_path):

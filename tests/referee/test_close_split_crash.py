@@ -85,7 +85,7 @@ def test_a_kill_at_each_point_of_the_split_close_is_finished_with_the_same_bytes
     ref = make_referee(root, lambda: None)
     try:
         assert [(t["status"], t["rev"]) for t in ref.store.turns("toy1")] == [("resolved", 0), ("open", 0)]
-        assert ref.store.unarchived() == [] and ref.store.outbox(status="queued") == []
+        assert ref.store.take_unarchived() == [] and ref.store.outbox(status="queued") == []
         for who, m in ref.store.turn("toy1", 1)["result"]["mails"].items():
             assert set(m) <= {"lang", "subject", "picture"}, who   # no report body in the store
     finally:

@@ -41,7 +41,7 @@ def test_a_tick_writes_one_transaction_a_close_and_one_for_its_record(tmp_path, 
     assert seen["transactions"] <= 3 * 2 + 1, seen   # three closes and their records; one for the guard's beat at most
     for m in ("toy0", "toy1", "toy2"):
         assert _archived(ref, m, 2) and (ref.archive.turn_dir(m, 2) / "turn.json").exists()
-    assert ref.store.unarchived() == []
+    assert ref.store.take_unarchived() == []
 
 
 def test_a_close_that_succeeds_clears_its_fault_in_its_own_transaction(tmp_path, clock, monkeypatch):

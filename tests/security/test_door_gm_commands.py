@@ -52,7 +52,7 @@ def test_finding3_observer_language_is_checked_before_it_names_a_file(ref, outbo
     [reply] = to(outbox.flush(), "gm@example.org")
     assert "not a language the referee writes; known: de, en" in text_of(reply)
     ref.force("toy1")   # the close and every later tick still work
-    assert ref.store.current_turn("toy1")["number"] == 2 and ref.store.unarchived() == []
+    assert ref.store.current_turn("toy1")["number"] == 2 and ref.store.take_unarchived() == []
     assert not (tmp_path / "tmp").exists() and sorted(p.name for p in tmp_path.iterdir()) == \
         ["out", "referee.sqlite", "referee.sqlite-shm", "referee.sqlite-wal", "turns"]
 

@@ -41,14 +41,14 @@ def test_a_turn_its_live_closer_is_archiving_is_left_to_it_until_the_grace_ends(
                             ("garbled", "nonsense")):
             _closed(store, m)
             _held_by(store, m, archiver)
-        assert [r["match"] for r in store.unarchived()] == ["garbled", "mine", "old", "stuck"]
+        assert [r["match"] for r in store.take_unarchived()] == ["garbled", "mine", "old", "stuck"]
         # taken: each now names this process, and no other worker takes it meanwhile
         rows = store._all("SELECT match, archiver FROM turns WHERE match IN ('garbled', 'old', 'stuck')")
         assert {r["archiver"].rsplit(":", 1)[0] for r in rows} == {archiving.me().rsplit(":", 1)[0]}
         other.kill()
         other.wait()
         # the closer died between its commit and its archive: its turn is taken over at once
-        assert [r["match"] for r in store.unarchived()] == ["garbled", "live", "mine", "old", "stuck"]
+        assert [r["match"] for r in store.take_unarchived()] == ["garbled", "live", "mine", "old", "stuck"]
     finally:
         other.kill()
         other.wait()
@@ -56,7 +56,7 @@ def test_a_turn_its_live_closer_is_archiving_is_left_to_it_until_the_grace_ends(
 
 def _unarchived_in_another_process(location) -> list[str]:
     code = ("import sys; from referee.store import open_store; s = open_store(sys.argv[1]);"
-            " print(' '.join(r['match'] for r in s.unarchived())); s.close()")
+            " print(' '.join(r['match'] for r in s.take_unarchived())); s.close()")
     out = subprocess.run([sys.executable, "-c", code, str(location)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     return out.stdout.split()
@@ -66,7 +66,7 @@ def test_a_turn_one_worker_took_for_repair_is_left_by_another_worker(store, loca
     for i in range(5):
         _closed(store, f"m{i}")
         _held_by(store, f"m{i}", None)   # closed before schema 6, or copied: anyone's
-    assert [r["match"] for r in store.unarchived()] == [f"m{i}" for i in range(5)]   # this process takes them
+    assert [r["match"] for r in store.take_unarchived()] == [f"m{i}" for i in range(5)]   # this process takes them
     assert _unarchived_in_another_process(location) == []   # this process lives: the other leaves them
     _held_by(store, "m3", f"{HOST}:999999999:{int(time.time())}")   # taken by a process gone since
     assert _unarchived_in_another_process(location) == ["m3"]

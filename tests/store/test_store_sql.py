@@ -75,9 +75,9 @@ def test_turn_seeds_beyond_64_bit_signed_and_json_columns(store):
     t = store.current_turn("m1")
     assert t["seed"] == seed and t["state"] == {"a": [1, 2]} and t["awaiting"] == {"ann": "bid"}
     store.resolve_turn("m1", 1, {"hash": "x", "mails": {}}, NOW)
-    assert store.unarchived() == [{"match": "m1", "number": 1}]
+    assert store.take_unarchived() == [{"match": "m1", "number": 1}]
     store.set_archived("m1", 1, {"hash": "x"})
-    assert store.turn("m1", 1)["result"] == {"hash": "x"} and store.unarchived() == []
+    assert store.turn("m1", 1)["result"] == {"hash": "x"} and store.take_unarchived() == []
     store.reopen_turn("m1", 1, None)
     assert store.turn("m1", 1)["rev"] == 1 and store.turn("m1", 1)["status"] == "open"
 

@@ -18,7 +18,7 @@ RESTART_DUE = 12   # the restart test's: it is about reconnecting, not about siz
 
 
 def _unarchived(store) -> list[dict]:
-    """Read only (``store.unarchived`` would take them for this process)."""
+    """Read only (``store.take_unarchived`` would take them for this process)."""
     return store._all("SELECT match, number FROM turns WHERE status='resolved' AND archived=0")
 
 
