@@ -69,9 +69,7 @@ def _write_tmp(folder: str, name: str, data: bytes, mode: int) -> tuple[int, str
     except FileExistsError:   # left by a process of this id that died while writing: not this call's
         fd, made = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), False
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        _write_all(fd, data)
     except BaseException:
         os.close(fd)
         if made:   # no partial file left behind
@@ -238,10 +236,16 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
     _write(archive.turn_dir(match_id, number) / checks.path_part(name), _yaml(data))
 
 
+def record_files(orders: Mapping, turn: Mapping) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    """(name, bytes) of a turn's record: orders.yaml and turn.json (a close stages them, ``write_turn`` writes them)."""
+    return (("orders.yaml", _yaml(dict(orders))),
+            ("turn.json", fastjson.dumps_indent1(turn)))   # json.dumps(indent=1, sort_keys=True), faster
+
+
 def _turn_files(at: str, orders: Mapping, turn: Mapping, reports: Mapping[str, str], made: list[Path]):
     """(folder, name, bytes) of a turn's record and reports; ``reports/`` made if missing."""
-    yield at, "orders.yaml", _yaml(dict(orders))
-    yield at, "turn.json", fastjson.dumps_indent1(turn)   # json.dumps(indent=1, sort_keys=True), faster
+    for name, data in record_files(orders, turn):
+        yield at, name, data
     if reports:
         made.extend(_make_folder(Path(at) / "reports"))
     for name, text in sorted(reports.items()):
@@ -321,6 +325,17 @@ def _syncing(todo: queue.SimpleQueue) -> None:
 
 def _open_folder(folder: Path | str) -> int:
     return os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+
+def sync_folders(folders) -> None:
+    """Make the names in every one of ``folders`` durable, in one round (``durable``)."""
+    fds: list[int] = []
+    try:
+        for folder in folders:
+            fds.append(_open_folder(folder))
+        durable([], fds)
+    finally:
+        _close_all(fds)
 
 
 def sync_folder(folder: Path) -> None:

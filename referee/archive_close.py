@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from referee import archive as files
-from referee import checks, fastjson
+from referee import checks
 from referee.archive import Archive
 
 # While nothing is locked, the reports are written under their final names into a hidden
@@ -78,8 +78,7 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
                 raise
             staged.append((path, f"{staged.folder}/{name}"))
         if record is not None:
-            orders, turn_json = record
-            for name, data in (("orders.yaml", files._yaml(dict(orders))), ("turn.json", fastjson.dumps_indent1(turn_json))):
+            for name, data in files.record_files(*record):
                 fd, tmp = files._write_tmp(str(turn), name, data, 0o666)
                 fds.append(fd)
                 staged.record.append((tmp, f"{turn}/{name}"))

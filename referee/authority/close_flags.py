@@ -79,13 +79,7 @@ class PendingFlags:
             self._refused(turns, error)
 
     def _sync(self, turns: list[tuple[str, int]]) -> None:
-        folders: list[int] = []
-        try:
-            for path in dict.fromkeys(str(self.archive.turn_dir(m, n)) for m, n in turns):
-                folders.append(files._open_folder(path))
-            files.durable([], folders)
-        finally:
-            files._close_all(folders)
+        files.sync_folders(dict.fromkeys(str(self.archive.turn_dir(m, n)) for m, n in turns))
 
     def _refused(self, turns: list[tuple[str, int]], error: Exception) -> None:
         trace = error.__traceback__

@@ -30,7 +30,6 @@ from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
 from referee.authority.wording import Refusal
 from referee.contract import GM, Rng
-from referee.store import closing as close_rows
 
 SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
 
@@ -158,7 +157,7 @@ class Closing:
         self._just_closed = None
         if self.before_close is not None and not self.before_close(match_id, forced):
             return None
-        if close_rows.in_transaction(self.store):   # a GM's force by mail: under the mail's transaction
+        if self.store.in_transaction():   # a GM's force by mail: under the mail's transaction
             return self._close_locked(match_id, number, forced)
         seen = None   # the open turn the last try worked out
         for _ in range(SPLIT_TRIES):

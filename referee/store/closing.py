@@ -45,12 +45,6 @@ def has_talk(seen: tuple, number: int) -> bool:
     return not turn or turn[0][0] != number or bool(seen[6] or seen[7])
 
 
-def in_transaction(store) -> bool:
-    """Whether this thread is inside one of the store's write transactions already
-    (a GM's force by mail runs in the mail's): a close then works under it."""
-    return store.in_transaction()
-
-
 def stored_time(t: datetime) -> str | None:
     """A time as the store writes it and gives it back (ISO 8601 in UTC)."""
     return _iso(t)

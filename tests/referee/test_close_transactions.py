@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from referee_kit import toy_league
 
-from referee.store import closing as close_rows
-
 
 def _writes(ref, monkeypatch) -> dict:
     """Outermost write transactions, and writing statements run outside any."""
@@ -14,12 +12,12 @@ def _writes(ref, monkeypatch) -> dict:
     real_tx, real_exec = db.transaction, db.execute
 
     def transaction():
-        if not close_rows.in_transaction(store):
+        if not store.in_transaction():
             seen["transactions"] += 1
         return real_tx()
 
     def execute(sql, args=()):
-        if sql.lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE") and not close_rows.in_transaction(store):
+        if sql.lstrip().split()[0].upper() in ("INSERT", "UPDATE", "DELETE") and not store.in_transaction():
             seen["alone"].append(sql)
         return real_exec(sql, args)
     monkeypatch.setattr(db, "transaction", transaction)
