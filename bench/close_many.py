@@ -8,10 +8,11 @@ process of its own (so peak memory is that N's alone):
   (default 2) with random orders, so every match is a few turns in; then put
   every awaited player's orders in for the open turn;
 * baseline, same states, same run: the games' own work of the close —
-  ``load`` + ``resolve`` + ``view`` and ``order_form`` for every reader
-  (players, the public view and the GM), timed just before the tick and again
-  just after it on the same inputs, and the mean taken (this machine's speed
-  drifts over minutes: the two bracket the tick);
+  ``load`` + ``resolve`` + the views and ``order_form`` for every reader
+  (players, the public view and the GM) as the close asks for them, timed
+  just before the tick (warm and settled, as the tick) and again just after it
+  on the same inputs, under the close's collector policy, and the mean taken
+  (this machine's speed drifts over minutes: the two bracket the tick);
 * timed: one ``Referee.tick`` after every deadline has passed — re-validate,
   resolve, persist, render and queue every report, write the archive;
 * the tick is timed until it returns: every due match closed, its reports
@@ -44,6 +45,7 @@ variant freezes its warm start-up before the tick (``referee.gc_policy.settle``)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -58,7 +60,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 from referee import gc_policy, pictures, registry  # noqa: E402
 from referee.authority import Referee, Settings  # noqa: E402
-from referee.contract import GM, Rng, derive_seed  # noqa: E402
+from referee.contract import GM, Rng, derive_seed, views_of  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.scripted import random_player  # noqa: E402
 from referee.store import open_store  # noqa: E402
@@ -128,31 +130,42 @@ def build(root: Path, n: int, turns: int, settings: Settings | None = None) -> t
 
 
 def games_inputs(ref: Referee, n: int) -> list:
-    """What the games' own work of every due close starts from, read once: (rules, turn, orders, seats, lang)."""
+    """What the games' own work of every due close starts from, read once: (rules, turn, orders, seats, lang);
+    only the open turns, which the tick closes."""
     work = []
     for i in range(n):
         match = ref.store.match(f"m{i:04d}")
         rules = registry.get(match["game"])
         turn = ref.store.current_turn(match["id"])
+        if turn is None or turn["status"] != "open":   # a match that ended: the tick closes nothing there
+            continue
         subs = ref.store.submissions(match["id"], turn["number"])
         work.append((rules, turn, subs, [p["id"] for p in ref.store.players(match["id"])],
                      match["spec"].get("language") or "en"))
     return work
 
 
-def games_own_work(work: list) -> float:
-    """CPU seconds for what the games do in a close: load, resolve, view and order form for every reader."""
+def games_own_work(work: list, together: bool = True) -> float:
+    """CPU seconds for what the games do in a close: load, resolve, view and order form for every
+    reader, as the close asks for them (every reader's view at once, ``views_of``; not
+    ``together``: one ``view`` call a reader, as closes did before) and under the close's
+    collector policy (``gc_policy.closing_pass``)."""
     t = time.process_time()
-    for rules, turn, subs, seats, lang in work:
-        state = rules.load(turn["state"])
-        orders = {p: rules.order_schema(state, stage).model_validate(subs[p]["orders"]) if p in subs
-                  else rules.default_orders(state, p) for p, stage in sorted(turn["awaiting"].items())}
-        res = rules.resolve(state, orders, Rng(turn["seed"]))
-        after = rules.awaiting(res.state)
-        for viewer in seats + [None, GM]:
-            rules.view(res.state, viewer)
-            if viewer in after:
-                rules.order_form(res.state, viewer, lang)
+    with gc_policy.closing_pass():
+        for rules, turn, subs, seats, lang in work:
+            state = rules.load(turn["state"])
+            orders = {p: rules.order_schema(state, stage).model_validate(subs[p]["orders"]) if p in subs
+                      else rules.default_orders(state, p) for p, stage in sorted(turn["awaiting"].items())}
+            res = rules.resolve(state, orders, Rng(turn["seed"]))
+            after = rules.awaiting(res.state)
+            if together:
+                views_of(rules, res.state, seats + [None, GM])
+            else:
+                for viewer in seats + [None, GM]:
+                    rules.view(res.state, viewer)
+            for viewer in seats + [None, GM]:
+                if viewer in after:
+                    rules.order_form(res.state, viewer, lang)
     return time.process_time() - t
 
 
@@ -211,8 +224,19 @@ def pictures_ready() -> None:
             pass
 
 
+def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
+    """Where one variant closes its copy of the matches: a new folder in ``work``, left for the caller to
+    remove once every variant has run.  This machine's ext4 has no journal, and such an ext4 skips, one by
+    one, every inode freed in the last one to six minutes whenever it allocates a new one: a tick run
+    just after a removed copy's ~20,000 files paid a kernel scan for the bench's own clean-up, which a
+    referee never does (``docs/INTERNALS.md``, "Measuring a close").  Without ``work``: a temporary folder."""
+    if work is None:
+        return tempfile.TemporaryDirectory()
+    return contextlib.nullcontext(tempfile.mkdtemp(prefix="run-", dir=work))
+
+
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
-        chunk: int = 0) -> dict:
+        chunk: int = 0, work: str | None = None) -> dict:
     from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
 
@@ -226,7 +250,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if chunk:
         close_pool.CHUNK = chunk
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with run_folder(work) as tmp:
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
         saved = json.loads((root / "clock.json").read_text())
@@ -237,7 +261,6 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         # the games' own work is timed just before the tick and again just after it, on the same inputs:
         # this machine's speed drifts over minutes, and the mean of the two brackets the tick
         work = games_inputs(ref, n)
-        games_before = games_own_work(work)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
         pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
@@ -247,6 +270,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             close_pool.warm_renderer(ref.renderer)
             pictures.warm()
         gc_policy.settle()   # as the service's closing thread does once warm
+        games_before = games_own_work(work)   # warm and settled, as the tick that follows
+        apart_before = games_own_work(work, together=False)
         pids = pool.pids() if pool is not None else []
         drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
         workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
@@ -278,6 +303,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         drawn_later = pool.drawings.pending() if pool is not None else 0
         games_after = games_own_work(work)   # the same inputs again, the pictures made: as quiet as before
         games_s = (games_before + games_after) / 2
+        apart_s = (apart_before + games_own_work(work, together=False)) / 2
         if profile:
             prof.disable()
             prof.dump_stats(profile)
@@ -304,7 +330,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
-                "games_after_s": games_after, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
+                "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
                 "tick_workers_cpu": tick_workers_cpu, "tick_drawers_cpu": tick_drawers_cpu, "drawn_later": drawn_later,
                 "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
@@ -344,6 +370,8 @@ def show(r: dict, base: dict) -> None:
           f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
           f"{f['tick_cpu'] / g:.2f} CPU, {f['tick_s'] / g:.2f} wall (target <= 2.5); READY/games "
           f"{f['ready_cpu'] / g:.2f} CPU, {f['ready_s'] / g:.2f} wall", flush=True)
+    print(f"  the games' work with one view call a reader (as closes asked before views_of) "
+          f"{r['games_apart_s']:.2f} s CPU; TICK/that {f['tick_cpu'] / r['games_apart_s']:.2f} CPU", flush=True)
     if r is not base:
         print(f"  against workers={base['workers']} in this run: TICK wall {f['tick_s'] / b['tick_s']:.2f}x, CPU "
               f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
@@ -372,21 +400,24 @@ def main() -> None:
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
     p.add_argument("--folder", help=argparse.SUPPRESS)
+    p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work)))
         return
     first: dict[int, dict] = {}
-    for n in a.n:
-        with tempfile.TemporaryDirectory() as folder:
+    # every copy and build is kept until the last variant has run: nothing is removed before a tick
+    with tempfile.TemporaryDirectory() as work:
+        for n in a.n:
+            folder = tempfile.mkdtemp(prefix=f"built-{n}-", dir=work)
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
             for w in a.workers:
-                cmd = ["--one", str(n), "--folder", folder, "--workers", str(w), "--nice", str(a.nice),
-                       "--chunk", str(a.chunk)] + \
+                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--workers", str(w), "--nice",
+                       str(a.nice), "--chunk", str(a.chunk)] + \
                     (["--skip-send"] if a.skip_send else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable
 
-from referee.contract import GM, GameRules, LogEntry, Rng, derive_seed, state_hash
+from referee.contract import GM, GameRules, LogEntry, Rng, derive_seed, state_hash, views_of
 from referee.render import Renderer
 from referee.scripted import random_player
 
@@ -138,6 +138,12 @@ def check_views(rules: GameRules, state, players: list[str]) -> None:
             leaked = (secrets[other] & seen) - secrets[viewer]
             assert not leaked, f"{viewer} sees {other}'s private {sorted(leaked)[:5]}"
     json.dumps(rules.view(state, GM))
+    # every viewer's views at once are the views one by one (JSON tells 1, 1.0 and True apart)
+    together = views_of(rules, state, [*players, None, GM])
+    assert list(together) == [*players, None, GM], "views() must give every viewer asked for, in order"
+    for viewer, v in together.items():
+        assert json.dumps(v, sort_keys=True) == json.dumps(rules.view(state, viewer), sort_keys=True), \
+            f"views() gives {viewer!r} another view than view()"
 
 
 def check_declaration(rules: GameRules) -> None:

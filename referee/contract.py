@@ -266,6 +266,19 @@ class GameRules(Protocol):
     #     What the game counts as the standings ("score", "influence" ...), read
     #     from the public view; the match site charts them over the turns and the
     #     reports show their change since the last turn.
+    # views(state, viewers) -> {viewer: view}
+    #     Every viewer's ``view`` of one state at once, equal to ``view(state, v)``
+    #     for each (the conformance test checks it).  A game whose views have a part
+    #     in common builds it once and hands every viewer the very same object: a
+    #     close reads a view once a reader, and never writes to one.
+
+
+def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
+    """Every viewer's view of ``state``: the game's ``views`` if it has one, else ``view`` once a viewer."""
+    together = getattr(rules, "views", None)
+    views: dict[PlayerId | None, dict[str, Any]] = \
+        together(state, list(viewers)) if together is not None else {v: rules.view(state, v) for v in viewers}
+    return views
 
 
 def _in_lang(value: Any, lang: str) -> Any:

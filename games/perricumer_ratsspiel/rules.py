@@ -16,7 +16,7 @@ from .messages import MESSAGES
 from .orders import CARDS, GmOrders, SessionOrders, random_orders, read, read_gm, understood
 from .picture import STANDINGS_MESSAGES
 from .session import resolve_session
-from .view import build_view
+from .view import build_view, build_views
 
 STATE_VERSION = 1
 
@@ -154,6 +154,9 @@ class RatsspielRules:
     # --- presentation -------------------------------------------------
     def view(self, state: dict, viewer: str | None) -> dict:
         return build_view(state, viewer)
+
+    def views(self, state: dict, viewers: list) -> dict:
+        return build_views(state, viewers)
 
     def rules_summary(self, lang: str) -> str:
         """The rules in a few lines, for the welcome mail (``referee rules`` prints the whole)."""

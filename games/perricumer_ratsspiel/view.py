@@ -115,9 +115,20 @@ def private_view(s: dict, player: str) -> dict:
 
 
 def build_view(s: dict, viewer: str | None) -> dict:
+    return {"public": public_part(s), "private": private_part(s, viewer)}
+
+
+def build_views(s: dict, viewers: list) -> dict:
+    """Every viewer's view at once: the public part, the same for all, built once (one object: a
+    reader of the views never writes)."""
+    public = public_part(s)
+    return {v: {"public": public, "private": private_part(s, v)} for v in viewers}
+
+
+def public_part(s: dict) -> dict:
     camp = s["campaign"]
     mems = C.members(s)
-    public = {
+    return {
         "title": camp["title"], "sample": camp["sample"], "round": s["round"], "rounds": camp["rounds"],
         "over": s["outcome"] is not None,
         "values": [{"id": v, "name": VALUE_NAMES[v], "value": s["values"][v]} for v in CITY_VALUES],
@@ -136,11 +147,12 @@ def build_view(s: dict, viewer: str | None) -> dict:
         "outcome": None if s["outcome"] is None else {
             **s["outcome"], "winner_name": mems[s["outcome"]["winner_member"]]["name"] if s["outcome"]["winner_member"] else None},
     }
+
+
+def private_part(s: dict, viewer: str | None) -> dict:
     if viewer == GM:
-        private = {"players": {p: private_view(s, p) for p in sorted(s["players"])},
-                   "deck": [proposal_view(s, nr) for nr in s["deck"]]}
-    elif viewer in s["players"]:
-        private = private_view(s, viewer)
-    else:
-        private = {}
-    return {"public": public, "private": private}
+        return {"players": {p: private_view(s, p) for p in sorted(s["players"])},
+                "deck": [proposal_view(s, nr) for nr in s["deck"]]}
+    if viewer in s["players"]:
+        return private_view(s, viewer)
+    return {}

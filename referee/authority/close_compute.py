@@ -17,7 +17,7 @@ from referee.authority.absence import moved_past
 from referee.authority.order_mail import schema_url
 from referee.authority.orders import orders_text
 from referee.authority.talk_archive import heading as talk_heading
-from referee.contract import GM, Rng, derive_seed, encoded_with_hash
+from referee.contract import GM, Rng, derive_seed, encoded_with_hash, views_of
 from referee.pictures import svg_of
 from referee.render_shared import one_report
 from referee.store import closing as close_rows
@@ -162,8 +162,10 @@ class CloseCompute:
         the orders the close used (``orders_for``), the defaults of who sent none among them."""
         match, turn, missing, mails = plan.match, plan.turn, plan.missing, plan.mails
         calendars: dict[str, str | None] = {}
+        players = self.store.players(match["id"])
         once = Shared(self, match, turn, rules, res, nxt,
-                      talk=close_rows.has_talk(plan.inputs, turn["number"]), before=before, used=used)
+                      talk=close_rows.has_talk(plan.inputs, turn["number"]), before=before, used=used,
+                      readers=[p["id"] for p in players] + [None, GM])
 
         def send(key: str, to: str, who: str) -> None:
             lang = mails[who]["lang"]
@@ -174,7 +176,7 @@ class CloseCompute:
         # one digest scope for the close: what its reports share (players, outcome, the labels)
         # is digested once, not once a reader; nothing changes meanwhile
         with one_report():
-            for p in self.store.players(match["id"]):
+            for p in players:
                 lang = self.lookups.lang_of(match, p)
                 mails[p["id"]] = self.render(match, turn, rules, res, missing, nxt, p["id"], lang, once)
                 send(p["id"], p["email"], p["id"])
@@ -231,7 +233,7 @@ class Shared:
     the public view and picture, the standings table and the next deadline per language."""
 
     def __init__(self, compute: CloseCompute, match, turn, rules, res, nxt, talk: bool = True,
-                 before: dict | None = None, used: dict | None = None) -> None:
+                 before: dict | None = None, used: dict | None = None, readers: list | None = None) -> None:
         self.lookups, self.turn, self.rules, self.res, self.nxt = compute.lookups, turn, rules, res, nxt
         self._used = used or {}       # orders_for's: a defaulted reader's orders, made from the same state
         self.talk = talk              # False: the close read no chronicle entry nor table talk for the turn
@@ -239,7 +241,8 @@ class Shared:
         self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
         self._before = before         # None: no standings (the GM's preview shows none)
         self.after: dict | None = None   # the standings of the resolved state, once a report read them
-        self._public = None
+        self._readers = readers if readers is not None else [None]   # whose views are made together
+        self._views: dict | None = None
         self._old = None
         self._entries: list | None = None
         self._drawn: dict[str, str | None] = {}
@@ -247,12 +250,14 @@ class Shared:
         self._next: dict[str, dict | None] = {}
 
     def view(self, viewer):
-        """``rules.view`` of the resolved state; the public one once (its reports, picture, standings)."""
-        if viewer is not None:
-            return self.rules.view(self.res.state, viewer)
-        if self._public is None:
-            self._public = self.rules.view(self.res.state, None)
-        return self._public
+        """``viewer``'s view of the resolved state, each once.  The readers' views are made together
+        (``views_of``): a game builds what they have in common once, and a shared part of the
+        reports given that very object again is found by identity, without a digest."""
+        if self._views is None:
+            self._views = views_of(self.rules, self.res.state, self._readers)
+        if viewer not in self._views:
+            self._views[viewer] = self.rules.view(self.res.state, viewer)
+        return self._views[viewer]
 
     def old_state(self):
         """The state the turn opened with, loaded once (default orders are made from it)."""
