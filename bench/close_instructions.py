@@ -37,55 +37,28 @@ MODES = ("setup", "tick", "together", "apart")
 
 
 def counted(mode: str, folder: Path, work: Path) -> None:
-    """One process's part (run under callgrind, with the checkout measured first on the path)."""
-    from referee import close_pool, gc_policy, pictures, registry
+    """One process's part (run under callgrind, by the measured checkout's interpreter)."""
+    import close_many as cm  # this checkout's bench, beside this file
+
+    from referee import close_pool, gc_policy, pictures
     from referee.authority import Referee, Settings
-    from referee.contract import GM, Rng
     from referee.store import open_store
 
     pictures.WORKERS = 0
     root = Path(tempfile.mkdtemp(dir=work))
     shutil.copytree(folder, root, dirs_exist_ok=True)
-
-    class Clock:
-        now = datetime.fromisoformat(json.loads((root / "clock.json").read_text())["now"])
-
-        def __call__(self) -> datetime:
-            return self.now
-
-    ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=Clock(),
+    clock = cm.Clock()
+    clock.now = datetime.fromisoformat(json.loads((root / "clock.json").read_text())["now"])
+    ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                   settings=Settings(address="referee@league.test"))
-    work_of = []
-    for match in (ref.store.match(p.name) for p in sorted((root / "turns").iterdir())):
-        turn = ref.store.current_turn(match["id"])
-        if turn is None or turn["status"] != "open":   # a match that ended: the tick closes nothing there
-            continue
-        work_of.append((registry.get(match["game"]), turn, ref.store.submissions(match["id"], turn["number"]),
-                        [p["id"] for p in ref.store.players(match["id"])], match["spec"].get("language") or "en"))
+    work_of = cm.games_inputs(ref, len(list((root / "turns").iterdir())))
     close_pool.warm_renderer(ref.renderer)
     gc_policy.settle()
     if mode == "tick":
         closed = ref.tick().closed
         assert len(closed) == len(work_of), f"closed {len(closed)} of {len(work_of)}"
-        return
-    if mode == "setup":
-        return
-    with gc_policy.closing_pass():
-        for rules, turn, subs, seats, lang in work_of:
-            state = rules.load(turn["state"])
-            orders = {p: rules.order_schema(state, stage).model_validate(subs[p]["orders"]) if p in subs
-                      else rules.default_orders(state, p) for p, stage in sorted(turn["awaiting"].items())}
-            res = rules.resolve(state, orders, Rng(turn["seed"]))
-            readers = seats + [None, GM]
-            if mode == "together" and hasattr(rules, "views"):
-                rules.views(res.state, readers)
-            else:
-                for viewer in readers:
-                    rules.view(res.state, viewer)
-            after = rules.awaiting(res.state)
-            for viewer in readers:
-                if viewer in after:
-                    rules.order_form(res.state, viewer, lang)
+    elif mode != "setup":
+        cm.games_own_work(work_of, together=mode == "together")
 
 
 def count(tree: Path, mode: str, folder: Path, work: Path) -> int:
