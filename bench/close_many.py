@@ -161,13 +161,13 @@ def games_own_work(work: list, together: bool = True) -> float:
             orders = {p: rules.order_schema(state, stage).model_validate(subs[p]["orders"]) if p in subs
                       else rules.default_orders(state, p) for p, stage in sorted(turn["awaiting"].items())}
             res = rules.resolve(state, orders, Rng(turn["seed"]))
-            after = rules.awaiting(res.state)
+            after, readers = rules.awaiting(res.state), seats + [None, GM]
             if together:
-                views_of(rules, res.state, seats + [None, GM])
+                views_of(rules, res.state, readers)
             else:
-                for viewer in seats + [None, GM]:
+                for viewer in readers:
                     rules.view(res.state, viewer)
-            for viewer in seats + [None, GM]:
+            for viewer in readers:
                 if viewer in after:
                     rules.order_form(res.state, viewer, lang)
     return time.process_time() - t
@@ -240,7 +240,7 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
-        chunk: int = 0, work: str | None = None) -> dict:
+        chunk: int = 0, keep_in: str | None = None) -> dict:
     from referee import close_pool
     from referee.close_pool import ClosePool, Recipe
 
@@ -254,7 +254,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if chunk:
         close_pool.CHUNK = chunk
 
-    with run_folder(work) as tmp:
+    with run_folder(keep_in) as tmp:
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
         saved = json.loads((root / "clock.json").read_text())
@@ -262,9 +262,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         clock.now = datetime.fromisoformat(saved["now"])
         ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                       settings=Settings(address="referee@league.test"))
-        # the games' own work is timed just before the tick and again just after it, on the same inputs:
-        # this machine's speed drifts over minutes, and the mean of the two brackets the tick
-        work = games_inputs(ref, n)
+        inputs = games_inputs(ref, n)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
         pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
@@ -274,8 +272,10 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             close_pool.warm_renderer(ref.renderer)
             pictures.warm()
         gc_policy.settle()   # as the service's closing thread does once warm
-        games_before = games_own_work(work)   # warm and settled, as the tick that follows
-        apart_before = games_own_work(work, together=False)
+        # the games' own work is timed just before the tick and again just after it, on the same inputs:
+        # this machine's speed drifts over minutes, and the mean of the two brackets the tick
+        games_before = games_own_work(inputs)   # warm and settled, as the tick that follows
+        apart_before = games_own_work(inputs, together=False)
         pids = pool.pids() if pool is not None else []
         drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
         workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
@@ -305,9 +305,9 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
         drawn_later = pool.drawings.pending() if pool is not None else 0
-        games_after = games_own_work(work)   # the same inputs again, the pictures made: as quiet as before
+        games_after = games_own_work(inputs)   # the same inputs again, the pictures made: as quiet as before
         games_s = (games_before + games_after) / 2
-        apart_s = (apart_before + games_own_work(work, together=False)) / 2
+        apart_s = (apart_before + games_own_work(inputs, together=False)) / 2
         if profile:
             prof.disable()
             prof.dump_stats(profile)

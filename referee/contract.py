@@ -276,8 +276,9 @@ class GameRules(Protocol):
 def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
     """Every viewer's view of ``state``: the game's ``views`` if it has one, else ``view`` once a viewer."""
     together = getattr(rules, "views", None)
-    views: dict[PlayerId | None, dict[str, Any]] = \
-        together(state, list(viewers)) if together is not None else {v: rules.view(state, v) for v in viewers}
+    if together is None:
+        return {v: rules.view(state, v) for v in viewers}
+    views: dict[PlayerId | None, dict[str, Any]] = together(state, list(viewers))
     return views
 
 
