@@ -36,17 +36,23 @@ class Staged(list):
     turn_made = False   # the turn's folder was made by this close: nothing an earlier close left is in it
     record: list[tuple[str, str]]
 
+    def synced(self) -> None:
+        """Wait for the staged files' sync (``stage_reports(wait=False)`` sets its own; raises what the
+        disk refused, the files then removed).  Nothing is placed before it has returned."""
+
 
 def _held_name(turn: Path | str) -> str:
     return f"{turn}/.reports.{os.getpid()}.tmp"   # two workers closing one turn never share it
 
 
 def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping[str, str],
-                  record: tuple[Mapping, Mapping] | None = None) -> Staged:
+                  record: tuple[Mapping, Mapping] | None = None, wait: bool = True) -> Staged:
     """Write every report (and ``record``: the turn's (orders, turn.json) as ``archive_turn``
     writes them after the commit) to hidden files and make them durable (the store will hold
     no copy once the close commits).  On a failed write or sync (a full disk) the files written
-    so far are removed and the error raised."""
+    so far are removed and the error raised.  ``wait=False``: the sync is begun, and
+    ``synced()`` of what this returns waits for it (a close worker works its next close out
+    meanwhile, instead of waiting on the disk)."""
     staged = Staged()
     staged.record = []
     turn = archive.turn_dir(match_id, number)
@@ -87,15 +93,42 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
         try:
             for one in [held] + [str(m.parent) for m in made]:
                 folders.append(files._open_folder(one))
-            files.durable(fds, folders)
-        finally:
+            if wait:
+                files.durable(fds, folders)
+            else:
+                pending = files.durable_start(fds, folders)
+        except BaseException:
             files._close_all(folders)
+            raise
     except BaseException:
         files._close_all(fds)
         discard_staged(staged)
         raise
+    if not wait:
+        staged.synced = _synced(staged, pending, fds + folders)   # type: ignore[method-assign]
+        return staged
+    files._close_all(folders)
     files._close_all(fds)
     return staged
+
+
+def _synced(staged: Staged, pending, fds: list[int]):
+    """``staged.synced`` of a sync begun: waits for it, then closes the files; on a refusal
+    the staged files are removed and the error raised, as ``stage_reports`` would."""
+    left = [pending]   # waited for once (a second call finds it done)
+
+    def synced() -> None:
+        if not left:
+            return
+        wait = left.pop()
+        try:
+            wait()
+        except BaseException:
+            files._close_all(fds)
+            discard_staged(staged)
+            raise
+        files._close_all(fds)
+    return synced
 
 
 def place_staged(staged: Staged) -> None:

@@ -3,9 +3,11 @@
 The parent decides what is due (``Closing.tick`` and its ``_tick_match``, as
 ever: reminders and the archive's repair stay there) but, instead of closing a
 due turn itself, notes it (``Closing.tick``'s ``due_close``); then the worker
-processes close the noted turns in parallel, a part (``chunk``) a call, each
-with ``Closing.close_turn`` of a ``Referee`` of its own (its own store
-connection, built from the same ``Recipe``).  Workers are started warm (games
+processes close the noted turns in parallel, a part (``chunk``) a call handed
+out in batches, each with a ``Referee`` of its own (its own store connection,
+built from the same ``Recipe``): ``close_batch`` begins each close of a batch
+before it finishes the last, so a close is worked out while the last one's
+files sync.  Workers are started warm (games
 loaded, templates compiled) and run at a lower priority (``NICE``) than the
 service's process, which answers mail.  The store's claims make each
 close happen once (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite: the write lock).
@@ -48,6 +50,7 @@ from datetime import datetime
 from referee import gc_policy, pictures, registry
 from referee.authority.base import Settings
 from referee.authority.closing import TickReport
+from referee.close_batch import batches, close_many
 from referee.close_pictures import Drawings
 from referee.store import is_postgres, location_of
 
@@ -149,7 +152,7 @@ def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
     ref = Referee(store, recipe.archive, renderer=Renderer(recipe.template_dirs),
                   clock=None if recipe.wall_clock else clock, settings=recipe.settings)
     ref.closing.before_close = None   # the parent asked the close guard and took the snapshot
-    ref.closing.flags.held += 1   # for good: the parent flags what a close placed (``_close_one``)
+    ref.closing.flags.held += 1   # for good: the parent flags what a close placed (``close_batch``)
     warm_renderer(ref.renderer)
     pictures.prime()   # the pass's PNGs are made here: fonts read and libvips loaded before the first
     drawn: list[str] = []
@@ -190,38 +193,20 @@ def _pid() -> int:
     return os.getpid()
 
 
-def _close(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str], list[tuple[str, int]]]:
+def _close(turns: list[tuple[str, int]], at: datetime | None) -> list[tuple]:
+    """A batch of due turns closed (``close_batch.close_many``: each close's files sync while the next
+    is worked out); their PNGs are not made here: the pass's other closes go first (``Drawings``).
+    (A mail being answered goes first at the store's write lock: ``_Courteous``.)"""
+    _worker["clock"].at = at
     prof = _worker.get("profile")
     with gc_policy.closing_pass():
         if prof is None:
-            return _close_one(match_id, number, at)
+            return close_many(_worker["ref"], turns, _worker["drawn"])
         prof.enable()
         try:
-            return _close_one(match_id, number, at)
+            return close_many(_worker["ref"], turns, _worker["drawn"])
         finally:
             prof.disable()
-
-
-def _close_one(match_id: str, number: int, at: datetime | None) -> tuple[str, list[str], list[tuple[str, int]]]:
-    """Close one due turn: ("closed" | "failed" | "passed", the distinct SVGs it drew, the turns
-    whose record it named, for the parent to flag archived: this one's, and any a close that
-    raised left).  Their PNGs are not made here: the pass's other closes go first (``Drawings``).
-    (A mail being answered goes first at the store's write lock: ``_Courteous``.)"""
-    ref, clock, drawn = (_worker[k] for k in ("ref", "clock", "drawn"))
-    clock.at = at
-    drawn.clear()
-    turn = ref.store.current_turn(match_id)
-    if turn is None or turn["number"] != number:
-        return "passed", [], ref.closing.flags.take()
-    item = f"{match_id}:{number}.{turn['rev']}"
-    with ref.faults.guarded("close", item, match_id, number) as guard:
-        closed = ref.closing.close_turn(match_id, number)
-    named = ref.closing.flags.take()
-    if guard.failed:   # set aside and logged here, as a close in the parent would be
-        return "failed", [], named
-    if closed is None:
-        return "passed", [], named
-    return "closed", list(dict.fromkeys(drawn)), named   # its fault, if any, cleared in the close's transaction
 
 
 # -- in the parent ----------------------------------------------------------------------------
@@ -307,8 +292,8 @@ class ClosePool:
         pool = self._pool()
         futures = {}
         try:
-            for match_id, number in due:
-                futures[pool.submit(_close, match_id, number, at)] = (match_id, number)
+            for batch in batches(due, self.workers):
+                futures[pool.submit(_close, batch, at)] = batch
         except (BrokenProcessPool, RuntimeError):
             pass   # the pool broke (a worker died) while being handed the work: the rest waits a tick
         self._pending = list(futures)
@@ -317,9 +302,8 @@ class ClosePool:
         try:
             with flags.batch():   # the part's records: their folders fsynced in one round, then flagged
                 for future in as_completed(futures):
-                    match_id, number = futures[future]
                     try:
-                        outcome, drawn, named = future.result()
+                        outcomes = future.result()
                     except CancelledError:   # the service stops: due again at its next start
                         continue
                     except BrokenProcessPool:
@@ -328,18 +312,22 @@ class ClosePool:
                     except Exception as e:   # the store is locked or gone (not the match's fault): tried again
                         trouble = trouble or e
                         continue
-                    self.drawings.note(drawn)
-                    for turn in named:
-                        flags.add(*turn)
-                    if outcome == "closed":
-                        closed.append((match_id, number))
-                    elif outcome == "failed":
-                        failed.append((match_id, number))
+                    for match_id, number, outcome, drawn, named in outcomes:
+                        for turn in named:
+                            flags.add(*turn)
+                        if outcome == "trouble":   # ``drawn``: the error
+                            trouble = trouble or drawn
+                            continue
+                        self.drawings.note(drawn)
+                        if outcome == "closed":
+                            closed.append((match_id, number))
+                        elif outcome == "failed":
+                            failed.append((match_id, number))
         finally:
             self._pending = []
         report.closed.extend(sorted(closed))
         report.failed.extend(sorted(failed))
-        if lost or len(futures) < len(due):
+        if lost or sum(map(len, futures.values())) < len(due):
             self.restarts += 1
             log.warning("a close worker died; %d due turns wait for the next tick (workers started anew)",
                         len(due) - len(closed) - len(failed))

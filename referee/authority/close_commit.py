@@ -49,10 +49,11 @@ class CloseCommit:
         self.parts, self.dropouts = parts, dropouts
         self.store, self.archive, self.queue = parts.store, parts.archive, parts.queue
 
-    def stage(self, plan: Plan) -> list | None:
+    def stage(self, plan: Plan, wait: bool = True) -> list | None:
         """Write the close's reports next to their places in the archive, synced (the store will
         not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
-        in the stored result until ``archive_turn`` writes them."""
+        in the stored result until ``archive_turn`` writes them.  ``wait=False``: the sync begun,
+        not waited for (``synced`` waits)."""
         plan.result_parts = encoded_parts(plan.result)   # encoded once: the record's now, stored by store_plan
         record = committed_record(plan)   # the turn's record as archive_turn writes it: staged and synced too
         if record is not None:
@@ -60,9 +61,21 @@ class CloseCommit:
             record = result["orders"], turn_json(plan.match["id"], plan.turn["number"], turn, result)
         try:
             return archive_close.stage_reports(self.archive, plan.match["id"], plan.turn["number"], plan.reports(),
-                                               record)
+                                               record, wait=wait)
         except OSError:
             return None
+
+    @staticmethod
+    def synced(staged: list | None) -> list | None:
+        """``staged`` once its sync is done (``stage(wait=False)``); None if the disk refused it
+        (its files removed), as ``stage`` gives."""
+        if staged is None:
+            return None
+        try:
+            staged.synced()   # type: ignore[attr-defined]
+        except OSError:
+            return None
+        return staged
 
     def check(self, plan: Plan, forced: bool) -> Verdict | None:
         """Claim the match and compare; None: the close may be stored (call in a transaction)."""

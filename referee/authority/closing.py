@@ -17,6 +17,7 @@ committed, durably, and flags it).
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,7 +25,7 @@ from datetime import datetime
 from referee import archive_close, gc_policy, pictures
 from referee.authority import crash
 from referee.authority.close_commit import CloseCommit, Verdict, committed_record, stripe, turn_json
-from referee.authority.close_compute import CloseCompute, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
+from referee.authority.close_compute import CloseCompute, Plan, kept_of, report_name, report_ref  # noqa: F401 (report_ref: its home for callers)
 from referee.authority.close_flags import PendingFlags
 from referee.authority.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
@@ -32,6 +33,15 @@ from referee.authority.wording import Refusal
 from referee.contract import GM, Rng
 
 SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
+
+
+@dataclass
+class Begun:
+    """A close's try worked out, its files staged and their sync begun (``Closing.begin_close``)."""
+    number: int | None   # the turn the caller saw open
+    plan: Plan
+    lock: threading.RLock   # the turn's stripe, held until the try is committed or given up
+    staged: list | None     # None: the disk refused the files (the stored result keeps the bodies)
 
 
 @dataclass
@@ -159,31 +169,81 @@ class Closing:
             return None
         if self.store.in_transaction():   # a GM's force by mail: under the mail's transaction
             return self._close_locked(match_id, number, forced)
+        return self._split_close(match_id, number, forced)
+
+    def _split_close(self, match_id: str, number: int | None, forced: bool, begun: Begun | None = None) -> int | None:
+        """``close_turn``'s tries with nothing locked, then under the claim; ``begun``: the first
+        try, begun already (``begin_close``)."""
         seen = None   # the open turn the last try worked out
         for _ in range(SPLIT_TRIES):
-            plan = self.compute.plan(match_id, number)
-            if plan is None:   # after a try that found things changed: closed meanwhile
+            begun = begun or self._begin_try(match_id, number, wait=True)
+            if begun is None:   # after a try that found things changed: closed meanwhile
                 self._just_closed = seen if forced else None
                 return None
-            seen = plan.turn["number"]
-            with stripe(self.archive, match_id, plan.turn["number"]):
-                staged = self.committer.stage(plan)
-                try:
-                    crash.point("close.staged")
-                    with self.store.transaction():
-                        verdict = self.committer.check(plan, forced)
-                        if verdict is None:
-                            self.committer.store_plan(plan, staged)
-                finally:
-                    archive_close.discard_staged(staged or [])   # what was not placed (a close given up)
+            seen = begun.plan.turn["number"]
+            verdict = self._commit_try(begun, forced)
             if verdict is None:
-                return self._after_commit(match_id, plan, placed=staged is not None)
+                return self._after_commit(match_id, begun.plan, placed=begun.staged is not None)
             if verdict is Verdict.GONE:
-                self._just_closed = plan.turn["number"] if forced else None
+                self._just_closed = seen if forced else None
                 return None
             if verdict is Verdict.BUSY:
                 return None
+            begun = None   # changed meanwhile: worked out again
         return self._close_locked(match_id, number, forced, seen=seen)
+
+    def begin_close(self, match_id: str, number: int) -> Begun | None:
+        """A due close's first try (outside any transaction) up to its staged files' sync, which
+        is begun, not waited for: a close worker works its next close out meanwhile instead of
+        waiting on the disk.  ``finish_close`` goes on from there as ``close_turn`` would.
+        None: nothing to finish (held, or no open turn ``number``)."""
+        self._just_closed = None
+        if self.before_close is not None and not self.before_close(match_id, False):
+            return None
+        return self._begin_try(match_id, number, wait=False)
+
+    def finish_close(self, begun: Begun) -> int | None:
+        """``close_turn``'s answer for a close ``begin_close`` began (its sync waited for, then stored
+        if nothing it read has changed, else worked out again)."""
+        return self._split_close(begun.plan.match["id"], begun.number, False, begun)
+
+    def abandon(self, begun: Begun) -> None:
+        """A begun close not finished (its worker stops): nothing of it was stored; its files go."""
+        try:
+            begun.staged = self.committer.synced(begun.staged)
+        finally:
+            archive_close.discard_staged(begun.staged or [])
+            begun.lock.release()
+
+    def _begin_try(self, match_id: str, number: int | None, wait: bool) -> Begun | None:
+        """One try's work with nothing locked: the plan, and its files staged under the turn's
+        stripe (held until ``_commit_try``); None if there is no open turn to close."""
+        plan = self.compute.plan(match_id, number)
+        if plan is None:
+            return None
+        lock = stripe(self.archive, match_id, plan.turn["number"])
+        lock.acquire()
+        try:
+            return Begun(number, plan, lock, self.committer.stage(plan, wait=wait))
+        except BaseException:
+            lock.release()
+            raise
+
+    def _commit_try(self, begun: Begun, forced: bool) -> Verdict | None:
+        """The try stored in one short transaction if nothing it read has changed (None), once its
+        files are durable; what it staged and did not place is removed, its stripe let go."""
+        plan = begun.plan
+        try:
+            begun.staged = self.committer.synced(begun.staged)
+            crash.point("close.staged")
+            with self.store.transaction():
+                verdict = self.committer.check(plan, forced)
+                if verdict is None:
+                    self.committer.store_plan(plan, begun.staged)
+        finally:
+            archive_close.discard_staged(begun.staged or [])   # what was not placed (a close given up)
+            begun.lock.release()
+        return verdict
 
     def _close_locked(self, match_id: str, number: int | None, forced: bool, seen: int | None = None) -> int | None:
         """The close as one transaction under the match's claim (nothing can change meanwhile)."""
