@@ -89,6 +89,18 @@ def test_closes_made_in_a_batch_write_what_closes_made_one_at_a_time_write(tmp_p
         assert hidden(batched, f"toy{i}") == []
 
 
+def test_a_close_that_raises_in_the_middle_of_a_batch_is_set_aside_and_the_batch_goes_on(tmp_path):
+    ref = toy_league(tmp_path, Clock(), MATCHES)
+    ref.store._exec("UPDATE turns SET state='{\"broken\": true}' WHERE match=? AND number=1", ("toy1",))
+    as_worker(ref)
+    out = close_batch.close_many(ref, [(f"toy{i}", 1) for i in range(MATCHES)], [])
+    assert sorted((m, outcome) for m, _, outcome, _, _ in out) == [("toy0", "closed"), ("toy1", "failed"),
+                                                                   ("toy2", "closed")]
+    assert [ref.store.current_turn(f"toy{i}")["number"] for i in range(MATCHES)] == [2, 1, 2]
+    assert [(f["stage"], f["item"]) for f in ref.store.faults()] == [("close", "toy1:1.0")]
+    assert all(hidden(ref, f"toy{i}") == [] for i in range(MATCHES))
+
+
 def test_a_sync_the_disk_refuses_keeps_the_report_bodies_in_the_store(tmp_path, monkeypatch):
     ref = toy_league(tmp_path, Clock(), 1)
     real_start = archive_files.durable_start
