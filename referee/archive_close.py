@@ -35,10 +35,23 @@ class Staged(list):
     reused = False
     turn_made = False   # the turn's folder was made by this close: nothing an earlier close left is in it
     record: list[tuple[str, str]]
+    _wait = None          # the wait for the files' sync, once begun and until it has ended
+    _fds: tuple[int, ...] = ()   # the staged files and folders, open until their sync has ended
 
     def synced(self) -> None:
-        """Wait for the staged files' sync (``stage_reports(wait=False)`` sets its own; raises what the
-        disk refused, the files then removed).  Nothing is placed before it has returned."""
+        """Wait for the staged files' sync (at once, or later after ``stage_reports(wait=False)``),
+        then close them; on a refusal the staged files are removed and the error raised (what the
+        disk refused).  Nothing is placed before it has returned; a second call finds it done."""
+        wait, self._wait = self._wait, None
+        if wait is None:
+            return
+        try:
+            wait()
+        except BaseException:
+            files._close_all(self._fds)
+            discard_staged(self)
+            raise
+        files._close_all(self._fds)
 
 
 def _held_name(turn: Path | str) -> str:
@@ -93,10 +106,7 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
         try:
             for one in [held] + [str(m.parent) for m in made]:
                 folders.append(files._open_folder(one))
-            if wait:
-                files.durable(fds, folders)
-            else:
-                pending = files.durable_start(fds, folders)
+            staged._wait = files.durable_start(fds, folders)
         except BaseException:
             files._close_all(folders)
             raise
@@ -104,31 +114,10 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
         files._close_all(fds)
         discard_staged(staged)
         raise
-    if not wait:
-        staged.synced = _synced(staged, pending, fds + folders)   # type: ignore[method-assign]
-        return staged
-    files._close_all(folders)
-    files._close_all(fds)
+    staged._fds = (*fds, *folders)
+    if wait:
+        staged.synced()
     return staged
-
-
-def _synced(staged: Staged, pending, fds: list[int]):
-    """``staged.synced`` of a sync begun: waits for it, then closes the files; on a refusal
-    the staged files are removed and the error raised, as ``stage_reports`` would."""
-    left = [pending]   # waited for once (a second call finds it done)
-
-    def synced() -> None:
-        if not left:
-            return
-        wait = left.pop()
-        try:
-            wait()
-        except BaseException:
-            files._close_all(fds)
-            discard_staged(staged)
-            raise
-        files._close_all(fds)
-    return synced
 
 
 def place_staged(staged: Staged) -> None:

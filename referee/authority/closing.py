@@ -176,7 +176,7 @@ class Closing:
         try, begun already (``begin_close``)."""
         seen = None   # the open turn the last try worked out
         for _ in range(SPLIT_TRIES):
-            begun = begun or self._begin_try(match_id, number, wait=True)
+            begun = begun or self._begin_try(match_id, number)
             if begun is None:   # after a try that found things changed: closed meanwhile
                 self._just_closed = seen if forced else None
                 return None
@@ -197,10 +197,9 @@ class Closing:
         is begun, not waited for: a close worker works its next close out meanwhile instead of
         waiting on the disk.  ``finish_close`` goes on from there as ``close_turn`` would.
         None: nothing to finish (held, or no open turn ``number``)."""
-        self._just_closed = None
         if self.before_close is not None and not self.before_close(match_id, False):
             return None
-        return self._begin_try(match_id, number, wait=False)
+        return self._begin_try(match_id, number)
 
     def finish_close(self, begun: Begun) -> int | None:
         """``close_turn``'s answer for a close ``begin_close`` began (its sync waited for, then stored
@@ -215,16 +214,17 @@ class Closing:
             archive_close.discard_staged(begun.staged or [])
             begun.lock.release()
 
-    def _begin_try(self, match_id: str, number: int | None, wait: bool) -> Begun | None:
+    def _begin_try(self, match_id: str, number: int | None) -> Begun | None:
         """One try's work with nothing locked: the plan, and its files staged under the turn's
-        stripe (held until ``_commit_try``); None if there is no open turn to close."""
+        stripe (held until ``_commit_try``, which waits for their sync); None if there is no open
+        turn to close."""
         plan = self.compute.plan(match_id, number)
         if plan is None:
             return None
         lock = stripe(self.archive, match_id, plan.turn["number"])
         lock.acquire()
         try:
-            return Begun(number, plan, lock, self.committer.stage(plan, wait=wait))
+            return Begun(number, plan, lock, self.committer.stage(plan, wait=False))
         except BaseException:
             lock.release()
             raise
