@@ -206,6 +206,13 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
+def cores_idle() -> float:
+    """Seconds every core of the machine spent idle or waiting on the disk so far (/proc/stat): how
+    much of the cores' time a tick left unused (the rest was its processes' CPU, or another's)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_of(pids: list[int]) -> float:
     """The largest peak resident set (MB) of live processes (their VmHWM)."""
     peak = 0
@@ -257,6 +264,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     with run_folder(keep_in) as tmp:
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
+        os.sync()   # the copy written out: its writeback is the bench's, not the tick's
         saved = json.loads((root / "clock.json").read_text())
         clock = Clock()
         clock.now = datetime.fromisoformat(saved["now"])
@@ -286,6 +294,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             prof.enable()
         load = os.getloadavg()
         ru = resource.getrusage(resource.RUSAGE_SELF)
+        idle = cores_idle()
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
         while report.more:   # the pool hands out a part a call
@@ -294,6 +303,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
             report.failed += more.failed
             report.more = more.more
         tick_s, tick_cpu = time.perf_counter() - t, time.process_time() - c
+        tick_idle = cores_idle() - idle
         tick_sys = resource.getrusage(resource.RUSAGE_SELF).ru_stime - ru.ru_stime   # the kernel's part (files, fsync)
         tick_workers_cpu = cpu_of(pids) - workers_before
         tick_drawers_cpu = cpu_of(drawers) - drawers_before
@@ -335,6 +345,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
+                "tick_idle": tick_idle,
                 "tick_workers_cpu": tick_workers_cpu, "tick_drawers_cpu": tick_drawers_cpu, "drawn_later": drawn_later,
                 "ready_s": ready_s, "ready_cpu": ready_cpu, "drawers_cpu": drawers_cpu,
                 "close_workers_cpu": close_workers_cpu, "pool_cpu": pool_cpu, "load": load,
@@ -366,7 +377,8 @@ def show(r: dict, base: dict) -> None:
     print(f"  TICK  (closed, rendered, queued, archived): {f['tick_s']:7.2f} s wall, {f['tick_cpu']:7.2f} s CPU all "
           f"processes (parent {r['tick_cpu']:.2f} + close workers {r['tick_workers_cpu']:.2f}; picture workers "
           f"beside it {r['tick_drawers_cpu']:.2f} not counted; the parent's kernel part {r['tick_sys']:.2f}); "
-          f"{1000 * f['tick_s'] / r['n']:.1f} ms/match", flush=True)
+          f"{1000 * f['tick_s'] / r['n']:.1f} ms/match; the cores idle {r['tick_idle']:.2f} s of "
+          f"{f['tick_s'] * (os.cpu_count() or 1):.2f}", flush=True)
     print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
           f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
           f"{r['drawers_cpu']:.2f})", flush=True)

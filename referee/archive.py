@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -304,6 +305,21 @@ def durable_start(fds: list[int], folders: Sequence[int] = ()) -> Callable[[], N
             for fd, sync in jobs:
                 sync(fd)
         return at_once
+    return _handed(jobs)
+
+
+def folder_sync_start(folder: Path | str) -> Callable[[], None]:
+    """``sync_folder(folder)``, begun on a sync thread; returns the wait for it (a close stores its
+    rows while the turn folder's new name syncs, and waits before it commits)."""
+    return _handed([(folder, _sync_folder_named)])
+
+
+def _sync_folder_named(folder: Path | str) -> None:
+    sync_folder(Path(folder))   # looked up when it runs: one function makes a folder's names durable
+
+
+def _handed(jobs: list[tuple[Any, Callable[[Any], None]]]) -> Callable[[], None]:
+    """Every ``sync(item)`` of ``jobs`` handed to this process's sync threads; the wait for them all."""
     pool = _syncers.get(os.getpid())
     if pool is None:
         pool = _syncers[os.getpid()] = (queue.SimpleQueue(), [0])

@@ -49,7 +49,7 @@ class CloseCommit:
         self.parts, self.dropouts = parts, dropouts
         self.store, self.archive, self.queue = parts.store, parts.archive, parts.queue
 
-    def stage(self, plan: Plan, wait: bool = True) -> list | None:
+    def stage(self, plan: Plan, wait: bool = True) -> archive_close.Staged | None:
         """Write the close's reports next to their places in the archive, synced (the store will
         not hold them); None when the disk refuses them (a write or a sync): the bodies then stay
         in the stored result until ``archive_turn`` writes them.  ``wait=False``: the sync begun,
@@ -66,13 +66,13 @@ class CloseCommit:
             return None
 
     @staticmethod
-    def synced(staged: list | None) -> list | None:
+    def synced(staged: archive_close.Staged | None) -> archive_close.Staged | None:
         """``staged`` once its sync is done (``stage(wait=False)``); None if the disk refused it
         (its files removed), as ``stage`` gives."""
         if staged is None:
             return None
         try:
-            staged.synced()   # type: ignore[attr-defined]
+            staged.synced()
         except OSError:
             return None
         return staged
@@ -93,11 +93,11 @@ class CloseCommit:
             return Verdict.GONE
         return Verdict.CHANGED
 
-    def store_plan(self, plan: Plan, staged: list | None) -> None:
+    def store_plan(self, plan: Plan, staged: archive_close.Staged | None) -> None:
         """Everything the close writes, in the caller's transaction, the match claimed and checked."""
         match, turn, match_id = plan.match, plan.turn, plan.match["id"]
-        if staged is not None:
-            archive_close.place_staged(staged)
+        if staged is not None:   # the turn folder's sync runs while the rows below are written
+            archive_close.place_staged(staged, wait=False)
         crash.point("close.placed")
         if plan.ended:
             self.store.set_match_status(match_id, "ended")
@@ -118,6 +118,8 @@ class CloseCommit:
             plan.result_parts = encoded_parts(plan.result if staged is not None else dict(plan.result, mails=plan.mails))
         self.store.resolve_turn(match_id, turn["number"], joined(plan.result_parts), plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
+        if staged is not None:
+            staged.placed()   # the reports' name durable before the commit
         crash.point("close.before_commit")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from referee_kit import make_referee
 
 from referee import archive as archive_files
@@ -178,3 +179,67 @@ def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
     staged = archive_close.stage_reports(archive, "m1", 1, {"a.en.txt": "a"})
     archive_close.place_staged(staged)
     assert os.listdir(folder) == ["a.en.txt"]
+
+
+def test_the_turn_folders_sync_runs_while_the_close_writes_its_rows_and_ends_before_its_commit(
+        ref, outbox, game, monkeypatch):
+    """The reports' new name is synced on a sync thread while the close's rows are written, so the
+    close's transaction (the store's one writer) does not wait on the disk first; it waits for the
+    sync before it commits.  (Syncing first, as before, the rows would not come while it waits.)"""
+    import threading
+    events: list[str] = []
+    rows = threading.Event()
+    real_folder, real_resolve, real_point = archive_files.sync_folder, ref.store.resolve_turn, crash.point
+
+    def folder_sync(folder) -> None:
+        if folder.name == "t001":   # the turn folder, naming reports/ since the rename
+            events.append("sync begun")
+            events.append("rows written meanwhile" if rows.wait(5) else "no rows while it ran")
+            real_folder(folder)
+            events.append("sync ended")
+        else:
+            real_folder(folder)
+
+    def resolve_turn(*args, **kwargs):
+        events.append("rows")
+        rows.set()
+        return real_resolve(*args, **kwargs)
+
+    def point(name: str) -> None:
+        if name == "close.before_commit":
+            events.append("commit")
+        real_point(name)
+    monkeypatch.setattr(archive_files, "sync_folder", folder_sync)
+    monkeypatch.setattr(ref.store, "resolve_turn", resolve_turn)
+    monkeypatch.setattr(crash, "point", point)
+    assert ref.force("toy1") == "turn 1 closed"
+    assert events[0] == "sync begun" and events[-1] == "commit"
+    assert sorted(events[1:-1]) == ["rows", "rows written meanwhile", "sync ended"]
+    assert events.index("sync ended") < events.index("commit")
+
+
+def test_a_turn_folder_the_disk_will_not_sync_commits_nothing_and_the_next_close_stores_it_once(
+        ref, outbox, game, monkeypatch):
+    """A refused sync of the reports' new name is raised before the commit: nothing of the close is
+    stored (the turn stays open, nothing queued), no staged file is left, and the next close of the
+    turn, the disk well again, stores it once."""
+    real_folder, refused = archive_files.sync_folder, []
+
+    def folder_sync(folder) -> None:
+        if folder.name == "t001" and not refused:
+            refused.append(folder)
+            raise OSError(5, "Input/output error")
+        real_folder(folder)
+    monkeypatch.setattr(archive_files, "sync_folder", folder_sync)
+    queued = len(ref.store.outbox())
+    with pytest.raises(OSError):   # the GM's force says what the disk refused
+        ref.force("toy1")
+    assert refused
+    assert ref.store.current_turn("toy1")["number"] == 1 and ref.store.turn("toy1", 1)["status"] == "open"
+    assert len(ref.store.outbox()) == queued
+    turn_dir = ref.archive.turn_dir("toy1", 1)
+    assert not [p.name for p in turn_dir.rglob(".*")]   # nothing staged left behind
+    assert ref.force("toy1") == "turn 1 closed"
+    assert ref.store.turn("toy1", 1)["status"] == "resolved"
+    reports = sorted(os.listdir(turn_dir / "reports"))
+    assert len(reports) == 10 and len(ref.store.outbox()) == queued + 5
