@@ -213,9 +213,8 @@ def test_the_turn_folders_sync_runs_while_the_close_writes_its_rows_and_ends_bef
     monkeypatch.setattr(ref.store, "resolve_turn", resolve_turn)
     monkeypatch.setattr(crash, "point", point)
     assert ref.force("toy1") == "turn 1 closed"
-    assert events[0] == "sync begun" and events[-1] == "commit"
-    assert sorted(events[1:-1]) == ["rows", "rows written meanwhile", "sync ended"]
-    assert events.index("sync ended") < events.index("commit")
+    assert events[-1] == "commit"   # after the sync ended (the thread may start before or after the rows)
+    assert sorted(events[:-1]) == ["rows", "rows written meanwhile", "sync begun", "sync ended"]
 
 
 def test_a_turn_folder_the_disk_will_not_sync_commits_nothing_and_the_next_close_stores_it_once(
