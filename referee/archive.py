@@ -21,7 +21,6 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -281,10 +280,8 @@ def _close_all(fds: list[int]) -> None:
 _sync_data = getattr(os, "fdatasync", os.fsync)
 # per process (a forked child has none of its parent's threads): the queue of jobs, and how many
 # threads take from it: as many as the largest round asked so far (a close's ~17 files and folders),
-# since a job left waiting for a thread would wait for a second journal flush after the first;
-# a placed close's folder (``folder_sync_start``) has a lane of its own, never queued behind the
-# next close's files
-_syncers: dict[tuple[int, str], tuple[queue.SimpleQueue, list[int]]] = {}
+# since a job left waiting for a thread would wait for a second journal flush after the first
+_syncers: dict[int, tuple[queue.SimpleQueue, list[int]]] = {}
 _SYNC_THREADS = 64   # at most
 
 
@@ -307,27 +304,12 @@ def durable_start(fds: list[int], folders: Sequence[int] = ()) -> Callable[[], N
             for fd, sync in jobs:
                 sync(fd)
         return at_once
-    return _handed(jobs)
-
-
-def folder_sync_start(folder: Path | str) -> Callable[[], None]:
-    """``sync_folder(folder)``, begun on a sync thread; returns the wait for it (a close stores its
-    rows while the turn folder's new name syncs, and waits before it commits)."""
-    return _handed([(folder, _sync_folder_named)], lane="names")
-
-
-def _sync_folder_named(folder: Path | str) -> None:
-    sync_folder(Path(folder))   # looked up when it runs: one function makes a folder's names durable
-
-
-def _handed(jobs: list[tuple[Any, Callable[[Any], None]]], lane: str = "files") -> Callable[[], None]:
-    """Every ``sync(item)`` of ``jobs`` handed to this process's sync threads of ``lane``; the wait for them all."""
-    pool = _syncers.get((os.getpid(), lane))
+    pool = _syncers.get(os.getpid())
     if pool is None:
-        pool = _syncers[(os.getpid(), lane)] = (queue.SimpleQueue(), [0])
+        pool = _syncers[os.getpid()] = (queue.SimpleQueue(), [0])
     todo, started = pool
     while started[0] < min(len(jobs), _SYNC_THREADS):
-        threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{lane}-{started[0]}", daemon=True).start()
+        threading.Thread(target=_syncing, args=(todo,), name=f"fsync-{started[0]}", daemon=True).start()
         started[0] += 1
     answers: queue.SimpleQueue = queue.SimpleQueue()
     for fd, sync in jobs:

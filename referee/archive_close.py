@@ -36,7 +36,6 @@ class Staged(list):
     turn_made = False   # the turn's folder was made by this close: nothing an earlier close left is in it
     record: list[tuple[str, str]]
     _wait = None          # the wait for the files' sync, once begun and until it has ended
-    _placing = None       # the wait for the turn folder's sync once the reports are renamed into place
     _fds: tuple[int, ...] = ()   # the staged files and folders, open until their sync has ended
 
     def synced(self) -> None:
@@ -53,17 +52,6 @@ class Staged(list):
             discard_staged(self)
             raise
         files._close_all(self._fds)
-
-    def placed(self) -> None:
-        """Wait for the turn folder's sync begun by ``place_staged(wait=False)``: the reports' name is
-        durable once it returns (the close may commit), and nothing is left to discard but the record.
-        A refused sync is raised, the staged state kept for ``discard_staged``."""
-        wait, self._placing = self._placing, None
-        if wait is None:
-            return
-        wait()
-        self.held = None
-        self.clear()   # placed: the close's discard afterwards has no file to look for
 
 
 def _held_name(turn: Path | str) -> str:
@@ -132,16 +120,14 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
     return staged
 
 
-def place_staged(staged: Staged, wait: bool = True) -> None:
+def place_staged(staged: Staged) -> None:
     """Move staged reports into place and make their names durable before the close
     commits (a power loss must not keep the commit and lose the reports it names): the
     hidden folder becomes ``reports/`` by one rename.  If a ``reports/`` is there already
     (left by a close that never committed: killed, or given way) the reports move in one by
     one and what else is in it is removed (a report for a reader gone since, a staged file
     of a process that died).  ``staged`` is emptied: nothing is left for ``discard_staged``
-    but the record, which ``place_record`` places after the commit.  ``wait=False``: the turn
-    folder's sync is begun and ``staged.placed()`` waits for it (a close stores its rows meanwhile,
-    then waits before its commit)."""
+    but the record, which ``place_record`` places after the commit."""
     held, folder = staged.held, staged.folder
     if held is None:
         return
@@ -160,9 +146,9 @@ def place_staged(staged: Staged, wait: bool = True) -> None:
         files.sync_folder(folder)
     if not staged.turn_made:
         files.sweep_staged(folder.parent, os.getpid())
-    staged._placing = files.folder_sync_start(folder.parent)
-    if wait:
-        staged.placed()
+    files.sync_folder(folder.parent)
+    staged.held = None
+    staged.clear()   # placed: the close's discard afterwards has no file to look for
 
 
 def _sweep(folder: str, keep: set[str], hidden_too: bool) -> None:

@@ -96,8 +96,8 @@ class CloseCommit:
     def store_plan(self, plan: Plan, staged: archive_close.Staged | None) -> None:
         """Everything the close writes, in the caller's transaction, the match claimed and checked."""
         match, turn, match_id = plan.match, plan.turn, plan.match["id"]
-        if staged is not None:   # the turn folder's sync runs while the rows below are written
-            archive_close.place_staged(staged, wait=False)
+        if staged is not None:
+            archive_close.place_staged(staged)
         crash.point("close.placed")
         if plan.ended:
             self.store.set_match_status(match_id, "ended")
@@ -118,8 +118,6 @@ class CloseCommit:
             plan.result_parts = encoded_parts(plan.result if staged is not None else dict(plan.result, mails=plan.mails))
         self.store.resolve_turn(match_id, turn["number"], joined(plan.result_parts), plan.now)
         self.store.clear_fault("close", tag)   # here, not in a transaction of its own after the close
-        if staged is not None:
-            staged.placed()   # the reports' name durable before the commit
         crash.point("close.before_commit")
 
 

@@ -181,42 +181,6 @@ def test_a_reports_folder_an_earlier_close_left_is_swept_when_placing(tmp_path):
     assert os.listdir(folder) == ["a.en.txt"]
 
 
-def test_the_turn_folders_sync_runs_while_the_close_writes_its_rows_and_ends_before_its_commit(
-        ref, outbox, game, monkeypatch):
-    """The reports' new name is synced on a sync thread while the close's rows are written, so the
-    close's transaction (the store's one writer) does not wait on the disk first; it waits for the
-    sync before it commits.  (Syncing first, as before, the rows would not come while it waits.)"""
-    import threading
-    events: list[str] = []
-    rows = threading.Event()
-    real_folder, real_resolve, real_point = archive_files.sync_folder, ref.store.resolve_turn, crash.point
-
-    def folder_sync(folder) -> None:
-        if folder.name == "t001":   # the turn folder, naming reports/ since the rename
-            events.append("sync begun")
-            events.append("rows written meanwhile" if rows.wait(5) else "no rows while it ran")
-            real_folder(folder)
-            events.append("sync ended")
-        else:
-            real_folder(folder)
-
-    def resolve_turn(*args, **kwargs):
-        events.append("rows")
-        rows.set()
-        return real_resolve(*args, **kwargs)
-
-    def point(name: str) -> None:
-        if name == "close.before_commit":
-            events.append("commit")
-        real_point(name)
-    monkeypatch.setattr(archive_files, "sync_folder", folder_sync)
-    monkeypatch.setattr(ref.store, "resolve_turn", resolve_turn)
-    monkeypatch.setattr(crash, "point", point)
-    assert ref.force("toy1") == "turn 1 closed"
-    assert events[-1] == "commit"   # after the sync ended (the thread may start before or after the rows)
-    assert sorted(events[:-1]) == ["rows", "rows written meanwhile", "sync begun", "sync ended"]
-
-
 def test_a_turn_folder_the_disk_will_not_sync_commits_nothing_and_the_next_close_stores_it_once(
         ref, outbox, game, monkeypatch):
     """A refused sync of the reports' new name is raised before the commit: nothing of the close is
