@@ -48,10 +48,10 @@ class Staged(list):
         try:
             wait()
         except BaseException:
-            files._close_all(self._fds)
             discard_staged(self)
             raise
-        files._close_all(self._fds)
+        finally:
+            files._close_all(self._fds)
 
 
 def _held_name(turn: Path | str) -> str:

@@ -51,17 +51,17 @@ def _begin(ref, match_id: str, number: int, out: list) -> tuple[str, int, str, A
     try:
         turn = ref.store.current_turn(match_id)
         if turn is None or turn["number"] != number:
-            out.append((match_id, number, "passed", [], ref.closing.flags.take()))
+            out.append(_outcome(ref, match_id, number, "passed"))
             return None
         item = f"{match_id}:{number}.{turn['rev']}"
         begun = None
         with ref.faults.guarded("close", item, match_id, number) as guard:
             begun = ref.closing.begin_close(match_id, number)
     except Exception as e:   # a transient one (the guard sets the others aside)
-        out.append((match_id, number, "trouble", e, ref.closing.flags.take()))
+        out.append(_outcome(ref, match_id, number, "trouble", e))
         return None
     if guard.failed or begun is None:   # set aside and logged here, as a close in the parent would be
-        out.append((match_id, number, "failed" if guard.failed else "passed", [], ref.closing.flags.take()))
+        out.append(_outcome(ref, match_id, number, "failed" if guard.failed else "passed"))
         return None
     return match_id, number, item, begun
 
@@ -74,12 +74,17 @@ def _finish(ref, pending: tuple, drawn: list[str], out: list) -> None:
         with ref.faults.guarded("close", item, match_id, number) as guard:
             closed = ref.closing.finish_close(begun)
     except Exception as e:   # transient: nothing stored (the try's files removed, its stripe let go)
-        out.append((match_id, number, "trouble", e, ref.closing.flags.take()))
+        out.append(_outcome(ref, match_id, number, "trouble", e))
         return
-    named = ref.closing.flags.take()
     if guard.failed:
-        out.append((match_id, number, "failed", [], named))
+        out.append(_outcome(ref, match_id, number, "failed"))
     elif closed is None:
-        out.append((match_id, number, "passed", [], named))
+        out.append(_outcome(ref, match_id, number, "passed"))
     else:   # its fault, if any, cleared in the close's transaction
-        out.append((match_id, number, "closed", list(dict.fromkeys(drawn)), named))
+        out.append(_outcome(ref, match_id, number, "closed", list(dict.fromkeys(drawn))))
+
+
+def _outcome(ref, match_id: str, number: int, outcome: str, what: Any = None) -> tuple:
+    """A turn's outcome as ``close_many`` gives it: ``what`` (the SVGs a close drew, or a transient
+    error; none: []), and the turns whose record was named meanwhile, handed over for the parent to flag."""
+    return match_id, number, outcome, [] if what is None else what, ref.closing.flags.take()

@@ -41,7 +41,7 @@ class Begun:
     number: int | None   # the turn the caller saw open
     plan: Plan
     lock: threading.RLock   # the turn's stripe, held until the try is committed or given up
-    staged: list | None     # None: the disk refused the files (the stored result keeps the bodies)
+    staged: archive_close.Staged | None   # None: the disk refused the files (the stored result keeps the bodies)
 
 
 @dataclass
