@@ -17,9 +17,10 @@ from referee.archive import Archive
 from referee.store import sql
 
 _scalars = (st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)
-            | st.text(max_size=20) | st.sampled_from(["", "ä\"\\\n\t\x00\x01\x7f\u2028😀", "\uffff", "😀"]))
+            | st.text(max_size=20) | st.sampled_from(["", "ä\"\\\n\t\x00\x01\x7f\u2028😀", "\uffff", "😀",
+                                                        "two  blanks", "  ", " one"]))
 _floats = st.floats(allow_nan=True, allow_infinity=True)
-_keys = st.text(max_size=8) | st.sampled_from(["a", "ä", "\uffff", "😀", "Z"])
+_keys = st.text(max_size=8) | st.sampled_from(["a", "ä", "\uffff", "😀", "Z", "a  b", " "])
 
 
 def _tree(leaves):
@@ -57,6 +58,8 @@ def test_turn_json_of_odd_values_is_what_json_dumps_gives_or_fails_as_it_does():
         {"deep": [[[[[[[[[[{"x": [[]]}]]]]]]]]]], "empty": {}, "list": []},
         {"t": (1, "two", (3,))}, {"tag": Tag("x")}, {"s": "lone \ud800"},
         {"ä": 1, "\uffff": 2, "😀": 3, "Z": 4}, {"line": "a\n  b\n    c"},
+        # blanks in a row in a string or a key: the indentation is not told apart by one replace
+        {"  lead": "in  side", "x": [" a   b", {"k ": "  "}]}, {"one blank": " a b "},
     ]
     for data in cases:
         assert _fast(data) == _reference(data), data
