@@ -3,6 +3,8 @@ plain lines on stderr (what is wrong, what to do), exit status 2 for a usage
 error and 1 for a failure, never a traceback (``--debug`` shows one)."""
 from __future__ import annotations
 
+import errno
+import os
 import sys
 import traceback
 
@@ -59,12 +61,29 @@ def run(group: click.Group, argv: list[str] | None) -> int:
     except (SchemaMismatch, StoreUnavailable) as e:   # a store too new, not migrated, or out of reach
         say(str(e)[:400])
         return FAILED
+    except OSError as e:
+        if e.errno not in DISK_REFUSALS:
+            return _internal(e, debug)
+        where = f" ({e.filename})" if e.filename else ""
+        say(f"the disk refused: {os.strerror(e.errno)}{where}",
+            "check its free space, its permissions and the system's log, then run the command again")
+        return FAILED
     except (click.Abort, KeyboardInterrupt):
         say("interrupted")
         return FAILED
     except Exception as e:  # a fault of the referee itself: one line, the trace on request
-        if debug:
-            traceback.print_exc()
-        say(f"internal error: {e.__class__.__name__}: {str(e)[:200]}",
-            "this is a fault of the referee; run again with --debug for the trace and report it")
-        return FAILED
+        return _internal(e, debug)
+
+
+# what a disk or file system answers that is not the referee's fault: a full or failing disk,
+# one mounted read-only, a folder the referee may not write (each command leaves what it had
+# stored consistent: a close that could not write its files commits nothing)
+DISK_REFUSALS = frozenset({errno.EIO, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _internal(e: Exception, debug: bool) -> int:
+    if debug:
+        traceback.print_exc()
+    say(f"internal error: {e.__class__.__name__}: {str(e)[:200]}",
+        "this is a fault of the referee; run again with --debug for the trace and report it")
+    return FAILED

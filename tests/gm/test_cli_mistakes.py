@@ -3,6 +3,8 @@ lines (what is wrong, what to do), exit status 2 for usage errors and 1 for
 failures, and never a traceback."""
 from __future__ import annotations
 
+import errno
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta, timezone
@@ -168,3 +170,31 @@ def test_shell_completion_is_offered(tmp_path):
     done = subprocess.run([str(Path(sys.executable).parent / "referee")], env=env, capture_output=True,
                           text=True, timeout=60)
     assert "complete" in done.stdout and "_referee_completion" in done.stdout
+
+
+def test_a_disk_that_refuses_the_close_is_named_not_blamed_on_the_referee(campaign, capsys, monkeypatch):
+    """The GM's force on a failing disk (EIO at the reports' folder sync): the command says the
+    disk refused and what to check, not "a fault of the referee"; the turn stays open."""
+    from referee import archive
+    real = archive.sync_folder
+
+    def refused(folder) -> None:
+        if folder.name == "t001":
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(folder))
+        real(folder)
+    monkeypatch.setattr(archive, "sync_folder", refused)
+    err = plain(capsys, 1, main(["gm", "ff-winter", "force"]))
+    assert "the disk refused: Input/output error" in err and "free space" in err
+    assert "fault of the referee" not in err
+    monkeypatch.setattr(archive, "sync_folder", real)
+    assert main(["gm", "ff-winter", "force"]) == 0   # the disk well again: the turn closes once
+    assert "turn 1 closed" in capsys.readouterr().out
+
+
+def test_an_unexpected_os_error_is_still_an_internal_error(campaign, capsys, monkeypatch):
+    from referee.authority.closing import Closing
+
+    def broken(self, *a, **k):
+        raise OSError(errno.EBADF, "Bad file descriptor")
+    monkeypatch.setattr(Closing, "force", broken)
+    assert "internal error: OSError" in plain(capsys, 1, main(["gm", "ff-winter", "force"]))
