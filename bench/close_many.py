@@ -399,7 +399,7 @@ def show(r: dict, base: dict) -> None:
     print(f"  games' own work (resolve + views + order form as the close asks, warm and settled, this run) "
           f"{g:.2f} s CPU (the mean of "
           f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
-          f"{f['tick_s'] / g:.2f} wall (the target: <= 2.5), {f['tick_cpu'] / g:.2f} CPU; READY/games "
+          f"{wall_ratio(r):.2f} wall (the target: <= 2.5), {cpu_ratio(r):.2f} CPU; READY/games "
           f"{f['ready_s'] / g:.2f} wall, {f['ready_cpu'] / g:.2f} CPU", flush=True)
     print(f"  the games' work with one view call a reader (as closes asked before views_of) "
           f"{r['games_apart_s']:.2f} s CPU; TICK/that {f['tick_cpu'] / r['games_apart_s']:.2f} CPU", flush=True)

@@ -104,7 +104,9 @@ def _indent1(data: Any) -> bytes:
     own in its compact text, and in its indented text only its indentation (two a level,
     after a line break) and the one after a key's colon; so where no string holds two blanks
     in a row (its compact text has none), every pair of blanks is indentation, halved by one
-    replace (a quarter of the time of ``_halve_indent``, which any text is left to)."""
+    replace; any other text is left to ``_halve_indent``'s pass a depth.  (The compact text is
+    the cheapest sure test: a search of the indented text for two blanks not after a line
+    break cannot use a fast substring search.)"""
     option = orjson.OPT_SORT_KEYS | _REFUSE_OTHERS
     indented = orjson.dumps(data, option=option | orjson.OPT_INDENT_2)
     if b"  " not in orjson.dumps(data, option=option):
