@@ -229,7 +229,7 @@ class ClosePool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is not None and self.drawings.broken is self._executor:
             self.restarts += 1   # a worker died while drawing (the sending renders what it left)
-            self._drop()
+            self._drop(kill=True)
         if self._executor is None:
             # a new lock with every new set of workers: a worker killed holding one never lets it go
             lock = None if is_postgres(self.recipe.store) else self._context.RLock()
@@ -331,7 +331,11 @@ class ClosePool:
             self.restarts += 1
             log.warning("a close worker died; %d due turns wait for the next tick (workers started anew)",
                         len(due) - len(closed) - len(failed))
-            self._drop()
+            dead = self._drop(kill=True)
+            try:   # what the dead held (PostgreSQL: their row locks) free for the next tick at once
+                ref.store.end_sessions(dead)
+            except Exception:   # else the server frees it once it sees the connection gone
+                log.exception("ending the dead close workers' store sessions failed")
             self._due = []   # noted again by the next pass, with whatever changed meanwhile
             self._broken_in_row += 1
             report.more = self._broken_in_row <= 2   # at once again; workers that cannot start: at the next tick
@@ -348,10 +352,19 @@ class ClosePool:
         for future in list(self._pending):
             future.cancel()
 
-    def _drop(self) -> None:
+    def _drop(self, kill: bool = False) -> list[int]:
+        """Let the workers go; ``kill``: a set broken by a death is ended whole, now (SIGKILL: the
+        executor's SIGTERM never reaches a stopped worker, and its exit would wait on it for ever).
+        The pids the set had."""
         pool, self._executor = self._executor, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return []
+        processes = dict(pool._processes or {})
+        pool.shutdown(wait=False, cancel_futures=True)
+        if kill:
+            for process in processes.values():
+                process.kill()   # a no-op for one already ended
+        return sorted(processes)
 
     def shutdown(self, grace: float = 1.0) -> None:
         """Stop the workers, ``grace`` seconds for them to end (the tick that used them has returned:
@@ -367,5 +380,5 @@ class ClosePool:
             process.join(max(0.0, end - time.monotonic()))
         for process in processes:
             if process.is_alive():
-                process.terminate()
+                process.kill()   # SIGTERM would not reach a stopped one
                 process.join(5)

@@ -41,6 +41,10 @@ _DDL = ((re.compile(r"INTEGER PRIMARY KEY AUTOINCREMENT", re.I), "BIGINT GENERAT
         (re.compile(r"\bBLOB\b", re.I), "BYTEA"))
 
 
+def session_name(pid: int) -> str:
+    return f"referee {pid}"
+
+
 class Row(tuple):
     """A row read by index or by column name, like sqlite3.Row."""
 
@@ -88,7 +92,8 @@ class PostgresBackend:
             raise ValueError("a PostgreSQL address must not hold a password: give it in "
                              f"{PASSWORD_ENV} or PGPASSWORD")
         self.location = without_password(url)
-        kwargs: dict = {"autocommit": True, "row_factory": _row_factory}
+        # the process named in each session: a worker that dies is known by its pid (``end_sessions``)
+        kwargs: dict = {"autocommit": True, "row_factory": _row_factory, "application_name": session_name(os.getpid())}
         if os.environ.get(PASSWORD_ENV):
             kwargs["password"] = os.environ[PASSWORD_ENV]
         self.pool = ConnectionPool(url, min_size=1, max_size=max_size, kwargs=kwargs, timeout=timeout,
@@ -161,6 +166,14 @@ class PostgresBackend:
     def try_lock(self, name: str) -> bool:
         """A lock on ``name`` until the transaction ends, or False at once if another holds it."""
         return self.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0)) AS got", (name,)).fetchone()[0]
+
+    def end_sessions(self, pids: list[int], wait_ms: int = 5000) -> None:
+        """End the sessions of processes that died (close workers killed mid-close): what their
+        transactions held is free now, not when the server notices the broken connection."""
+        if pids:
+            self.execute("SELECT pg_terminate_backend(pid, ?) FROM pg_stat_activity"
+                         " WHERE datname = current_database() AND application_name = ANY(?)",
+                         (wait_ms, [session_name(p) for p in pids]))
 
     def ddl(self, stmt: str) -> str:
         for pattern, replacement in _DDL:

@@ -92,6 +92,10 @@ class SqlStore:
     def close(self) -> None:
         self._db.close()
 
+    def end_sessions(self, pids: list[int]) -> None:
+        """What the store's sessions of the processes ``pids`` (dead ones) held is let go at once."""
+        self._db.end_sessions(pids)
+
     def checkpoint(self) -> None:
         """Fold a write-ahead log into the database file (SQLite); a no-op elsewhere."""
         self._db.checkpoint()

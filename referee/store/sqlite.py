@@ -97,6 +97,10 @@ class SqliteBackend:
         """Fold the write-ahead log into the database file and empty it."""
         self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def end_sessions(self, pids: list[int]) -> None:
+        """A process that died let its file locks go with it (the close workers' shared lock is new
+        with each set of workers, ``close_pool``)."""
+
     def close(self) -> None:
         self._conn.close()
 

@@ -152,6 +152,38 @@ def test_a_worker_killed_in_the_middle_of_a_close_leaves_the_turn_to_close_once_
         watch.close()
 
 
+def test_a_worker_stopped_when_its_set_breaks_is_ended_with_it(tmp_path):
+    # SIGTERM, the executor's own, waits in a stopped process: left so, the parent's exit would wait for ever
+    ref = league(tmp_path, Clock())
+    pool = ClosePool(Recipe.of(ref), 2)
+    try:
+        pool.warm()
+        stopped, killed = pool.pids()
+        os.kill(stopped, signal.SIGSTOP)
+        os.kill(killed, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while not pool._executor._broken and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert pool._executor._broken
+        first = ref.tick(pool=pool)   # the broken set is noticed: nothing closed, the rest at once again
+        assert first.closed == [] and first.more and pool.restarts == 1
+        deadline = time.monotonic() + 10
+        while _alive(stopped) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not _alive(stopped)
+        second = ref.tick(pool=pool)
+    finally:
+        pool.shutdown()
+    assert second.closed == [(f"toy{i}", 1) for i in range(MATCHES)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 @pytest.mark.parametrize("value", [-1, 65, 10**12, "many", "2", 1.5, True, [2], {"n": 2}])
 def test_close_workers_outside_its_bounds_is_refused_by_the_configuration(value):
     from pydantic import ValidationError

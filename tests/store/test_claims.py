@@ -2,6 +2,9 @@
 stores (two workers' pools) at once: a mail, a match, outbox rows."""
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 from datetime import UTC, datetime
 
@@ -62,6 +65,36 @@ def test_a_match_being_closed_is_passed_over_and_a_mail_for_it_waits(two):
         assert not waited.is_set()
     t.join(10)
     assert waited.is_set()
+
+
+HOLDER = """
+import sys, time
+from referee.store import open_store
+store = open_store(sys.argv[1])
+with store.transaction():
+    store.claim_match("m1", wait=False)
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_match_held_by_a_dead_close_worker_is_free_once_its_session_is_ended(two):
+    # the holder is stopped, not killed: its connection stays open, so only ending the session frees the match
+    a, b = two
+    a.add_match(id="m1", game="g", version="1", spec={}, seed="1", status="running", gm_email="gm@x",
+                gm_key_hash="h", created=NOW)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, a.location], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        holder.send_signal(signal.SIGSTOP)
+        with b.transaction():
+            assert b.claim_match("m1", wait=False) is False
+        b.end_sessions([holder.pid])
+        with b.transaction():
+            assert b.claim_match("m1", wait=False) is True
+    finally:
+        holder.kill()
+        holder.wait(10)
 
 
 def test_two_workers_claiming_the_outbox_at_once_never_share_a_row(two):
