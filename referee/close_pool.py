@@ -331,7 +331,7 @@ class ClosePool:
             self.restarts += 1
             log.warning("a close worker died; %d due turns wait for the next tick (workers started anew)",
                         len(due) - len(closed) - len(failed))
-            dead = self._drop(kill=True)
+            dead = sorted(self._drop(kill=True))
             try:   # what the dead held (PostgreSQL: their row locks) free for the next tick at once
                 ref.store.end_sessions(dead)
             except Exception:   # else the server frees it once it sees the connection gone
@@ -352,29 +352,25 @@ class ClosePool:
         for future in list(self._pending):
             future.cancel()
 
-    def _drop(self, kill: bool = False) -> list[int]:
-        """Let the workers go; ``kill``: a set broken by a death is ended whole, now (SIGKILL: the
-        executor's SIGTERM never reaches a stopped worker, and its exit would wait on it for ever).
-        The pids the set had."""
+    def _drop(self, kill: bool = False) -> dict:
+        """Let the workers go (work not started is cancelled); ``kill``: a set broken by a death is
+        ended whole, now (SIGKILL: the executor's SIGTERM never reaches a stopped worker, and its
+        exit would wait on it for ever).  The set's processes, by pid."""
         pool, self._executor = self._executor, None
         if pool is None:
-            return []
+            return {}
         processes = dict(pool._processes or {})
         pool.shutdown(wait=False, cancel_futures=True)
         if kill:
             for process in processes.values():
                 process.kill()   # a no-op for one already ended
-        return sorted(processes)
+        return processes
 
     def shutdown(self, grace: float = 1.0) -> None:
         """Stop the workers, ``grace`` seconds for them to end (the tick that used them has returned:
         no close is under way; a worker still starting is ended; a close cut short would be one
         transaction never committed, due at the next start)."""
-        pool, self._executor = self._executor, None
-        if pool is None:
-            return
-        processes = list((pool._processes or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        processes = list(self._drop().values())
         end = time.monotonic() + grace
         for process in processes:
             process.join(max(0.0, end - time.monotonic()))
