@@ -160,12 +160,17 @@ _PROBLEMS_DE = {
 }
 
 
-def _syntax(err: yaml.YAMLError, text: str | None = None) -> YamlRefused:
+def _syntax(err: yaml.YAMLError, text: str | None = None, max_depth: int = MAX_DEPTH) -> YamlRefused:
     problem = (getattr(err, "problem", None) or str(err)).strip()
     context = getattr(err, "context", None)
+    mark = getattr(err, "problem_mark", None)
+    # libyaml 0.2.5 as bundled since PyYAML 6.0.3/6.0.4 stops at its own nesting limit in the
+    # scanner, before our event check sees the depth: the player's answer is the same either way.
+    if "nesting depth" in problem:
+        return YamlRefused("yaml.too_deep", mark.line if mark else None, mark.column if mark else None,
+                           {"limit": max_depth})
     if problem.startswith("but ") and context:  # "expected X" + "but found Y"
         problem = f"{context.strip()}, {problem}"
-    mark = getattr(err, "problem_mark", None)
     context_mark = getattr(err, "context_mark", None)
     # A key without ':' is noticed on the next line; the line to fix is the key's.
     if problem.startswith("could not find expected ':'") and context_mark is not None:
@@ -204,7 +209,7 @@ def _check_depth_by_events(text: str, max_depth: int) -> None:
                 mark = event.start_mark   # an anchor alone is refused too: the documentation promises "none at all"
                 raise YamlRefused("yaml.alias", mark.line, mark.column, {})
     except yaml.YAMLError as err:
-        raise _syntax(err, text) from None
+        raise _syntax(err, text, max_depth) from None
     finally:
         loader.dispose()
 
@@ -292,7 +297,7 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
         try:
             root = loader.get_single_node()
         except yaml.YAMLError as err:
-            raise _blame_missing_colon(text, _syntax(err, text)) from None
+            raise _blame_missing_colon(text, _syntax(err, text, max_depth)) from None
         except RecursionError:  # pure-Python composer on absurd nesting
             raise YamlRefused("yaml.too_deep", None, None, {"limit": max_depth}) from None
         if root is None:
