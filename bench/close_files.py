@@ -1,7 +1,7 @@
 """The file-system work of closes (issue 8): each close's reports staged, synced and
 placed (``stage_reports``, ``place_staged``), then its record written (``write_turn``, or
 staged with the reports and placed after, ``place_record``, where the checkout has it),
-into a fresh folder, with this checkout's ``referee/archive.py`` and another's (``--base``,
+into a fresh folder, with this checkout's ``referee/archive/record.py`` and another's (``--base``,
 e.g. a checkout of main) in interleaved rounds of the same closes.  Prints CPU (user and
 system, the sync threads included) and wall per close, and each round's ratio.
 
@@ -21,11 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee import archive_close as mine  # a close's files (it holds Archive too)
+from referee.archive import staging as mine  # a close's files (it holds Archive too)
 
 
 def load_base(checkout: str):
-    # a close's files: referee/archive_close.py, or referee/archive.py in checkouts before the split
+    # a base checkout (old layout) holds a close's files in referee/archive_close.py, or in archive.py before that
     # (an archive_close.py calls the durable writes of this checkout's archive.py)
     path = Path(checkout) / "referee" / "archive_close.py"
     if not path.exists():
@@ -72,7 +72,7 @@ def close_all(module, root: Path, closes: list[dict[str, str]], turn_folder_exis
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--base", required=True, help="a checkout whose referee/archive.py is compared")
+    ap.add_argument("--base", required=True, help="a checkout whose referee/archive/record.py is compared")
     ap.add_argument("--closes", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--readers", type=int, default=7)

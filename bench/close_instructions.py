@@ -40,8 +40,11 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     """One process's part (run under callgrind, by the measured checkout's interpreter)."""
     import close_many as cm  # this checkout's bench, beside this file
 
-    from referee import close_pool, gc_policy, pictures
-    from referee.authority import Referee, Settings
+    from referee.app import close_pool
+    from referee.app.referee import Referee
+    from referee.authority.base import Settings
+    from referee.pictures import board as pictures
+    from referee.runtime import gc_policy
     from referee.store import open_store
 
     pictures.WORKERS = 0

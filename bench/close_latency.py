@@ -126,13 +126,13 @@ def run(n: int, turns: int, every: float, quiet_rounds: int, variants: list[int 
     from mail_smtp_process import separate_smtp_front
     from mailservers import running_mailservers
 
-    from referee.authority import Settings
+    from referee.authority.base import Settings
 
     with running_mailservers(users=("referee", "gm", "alice", "bob"), tls=False, mail_location="mdbox:~/mdbox") as s, \
             tempfile.TemporaryDirectory() as tmp, separate_smtp_front(s) as front:
         built = Path(tmp) / "built"
         settings = Settings(address=s.address("referee"), rate_limit_per_hour=100_000)
-        from referee import pictures
+        from referee.pictures import board as pictures
         t = time.perf_counter()
         workers, pictures.WORKERS = pictures.WORKERS, 0   # the build's pictures are never sent: none rendered
         try:                                              # (a picture pool left rendering them would load the close)
@@ -159,11 +159,11 @@ def one_variant(s, front, root: Path, now, settings, n: int, every: float, quiet
                 workers: int | None) -> dict:
     from close_many import Clock
 
-    from referee.authority import Referee
-    from referee.contract import Rng
+    from referee.app.referee import Referee
+    from referee.app.service import Service
+    from referee.game_api.contract import Rng
     from referee.mail.imap_source import ImapSource
     from referee.mail.sink import MaildirSink, SmtpSink
-    from referee.service import Service
     from referee.store import open_store
 
     clock = Clock()

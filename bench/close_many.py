@@ -34,15 +34,15 @@ process of its own (so peak memory is that N's alone):
   against the same work) is printed beside it: what the close costs the machine's cores.
 
 The matches are built once per N; each variant (``--workers``: 0 closes in
-this process, P > 0 in P close worker processes, ``referee/close_pool.py``)
+this process, P > 0 in P close worker processes, ``referee/app/close_pool.py``)
 closes a copy of them, in a child process of its own.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
-The close workers get the due turns in parts of ``referee.close_pool.CHUNK`` turns a worker, as in
+The close workers get the due turns in parts of ``referee.app.close_pool.CHUNK`` turns a worker, as in
 the service (``--chunk N``: N a worker; ``--chunk 1000000``: the whole pass in one part).  Every
-variant freezes its warm start-up before the tick (``referee.gc_policy.settle``), as the service does.
+variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
 
     python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--chunk N]
 """
@@ -62,12 +62,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee import contract, gc_policy, pictures, registry  # noqa: E402
-from referee.authority import Referee, Settings  # noqa: E402
-from referee.close_pool import default_workers  # noqa: E402
-from referee.contract import GM, Rng, derive_seed  # noqa: E402
+from referee.app.close_pool import default_workers  # noqa: E402
+from referee.app.referee import Referee  # noqa: E402
+from referee.authority.base import Settings  # noqa: E402
+from referee.game_api import contract, registry  # noqa: E402
+from referee.game_api.contract import GM, Rng, derive_seed  # noqa: E402
+from referee.game_api.scripted import random_player  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
-from referee.scripted import random_player  # noqa: E402
+from referee.pictures import board as pictures  # noqa: E402
+from referee.runtime import gc_policy  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
 # the readers' views as the close asks them; a checkout from before contract.views_of (measured against,
@@ -253,8 +256,8 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
         chunk: int = 0, keep_in: str | None = None) -> dict:
-    from referee import close_pool
-    from referee.close_pool import ClosePool, Recipe
+    from referee.app import close_pool
+    from referee.app.close_pool import ClosePool, Recipe
 
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
     # on a machine shared with others' work a niced close only gets what they leave), every picture kept
@@ -427,9 +430,9 @@ def main() -> None:
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
     p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
-                   "referee.close_pool.NICE)")
+                   "referee.app.close_pool.NICE)")
     p.add_argument("--chunk", type=int, default=0, help="due turns a part hands each close worker "
-                   "(default referee.close_pool.CHUNK; N: the whole pass in one part)")
+                   "(default referee.app.close_pool.CHUNK; N: the whole pass in one part)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches

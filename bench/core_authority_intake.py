@@ -33,11 +33,12 @@ sys.path += [str(ROOT / "tests"), str(ROOT / "tests" / "referee")]
 
 import toygame  # noqa: E402
 
-from referee import registry  # noqa: E402
-from referee.authority import Referee, Settings  # noqa: E402
+from referee.app.referee import Referee  # noqa: E402
+from referee.authority.base import Settings  # noqa: E402
+from referee.game_api import registry  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
-from referee.render import Renderer  # noqa: E402
+from referee.render.renderer import Renderer  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
 REFEREE = "referee@bench.example"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from referee.contract import Rng, derive_seed
+from referee.game_api.contract import Rng, derive_seed
 from referee_games.founding_fathers import RULES, random_orders
 
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]

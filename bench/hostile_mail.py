@@ -26,7 +26,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from referee.authority.matches import MatchError, load_spec
+from referee.authority.matches.match_file import MatchError, load_spec
 from referee.intake import Document, read_document, read_envelope
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 from referee.mail.source import MaildirSource

@@ -47,11 +47,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 from mail_smtp_process import separate_smtp_front  # noqa: E402  (bench/ is on sys.path as the script's folder)
 from mailservers import running_mailservers  # noqa: E402
 
-from referee.authority import Referee, Settings  # noqa: E402
-from referee.contract import Rng  # noqa: E402
+from referee.app.referee import Referee  # noqa: E402
+from referee.app.service import Service  # noqa: E402
+from referee.authority.base import Settings  # noqa: E402
+from referee.game_api.contract import Rng  # noqa: E402
 from referee.mail.imap_source import ImapSource  # noqa: E402
 from referee.mail.sink import SmtpSink, envelope, message_bytes  # noqa: E402
-from referee.service import Service  # noqa: E402
 from referee.store.sqlite import SqliteStore  # noqa: E402
 
 KEY = re.compile(rb"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")

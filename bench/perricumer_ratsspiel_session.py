@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from referee.contract import Rng, derive_seed
+from referee.game_api.contract import Rng, derive_seed
 from referee_games.perricumer_ratsspiel import RULES, random_orders
 
 

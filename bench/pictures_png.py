@@ -21,7 +21,9 @@ from pathlib import Path
 import resvg_py
 from pictures_render import timed
 
-from referee import glyphs, pictures, registry
+from referee.game_api import registry
+from referee.pictures import board as pictures
+from referee.pictures import glyphs
 from referee.site.history import read_meta, turns
 
 ROOT = Path(__file__).resolve().parent.parent

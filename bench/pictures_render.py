@@ -8,7 +8,7 @@ for a few turns of each, measures in the same run:
 * svg: the game's ``picture`` hook (once per language: every viewer's picture
   is the public one),
 * resvg (``resvg-py``) on the game's SVG as it is (how every PNG was made before
-  ``referee/glyphs.py``), the referee's ``pictures.png_of`` (text as cached glyph
+  ``referee/pictures/glyphs.py``), the referee's ``pictures.png_of`` (text as cached glyph
   outlines, plain shapes by libvips) and, if installed, CairoSVG (``pip install
   cairosvg``: needs the system's libcairo) turning it into PNG.
 
@@ -30,9 +30,10 @@ from pathlib import Path
 import resvg_py
 import yaml
 
-from referee import pictures, registry
-from referee.contract import GM, Rng
-from referee.render import Renderer
+from referee.game_api import registry
+from referee.game_api.contract import GM, Rng
+from referee.pictures import board as pictures
+from referee.render.renderer import Renderer
 from referee.site.history import read_meta, setup_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,9 +122,12 @@ def closes(turns: int, seeing: bool) -> tuple[float, float]:
     from datetime import datetime, timedelta
     from tempfile import TemporaryDirectory
 
-    from referee.authority import Referee, Settings, base, close_compute
+    from referee.app.referee import Referee
+    from referee.authority import base
+    from referee.authority.base import Settings
     from referee.mail.sink import MaildirSink
     from referee.store.sqlite import SqliteStore
+    from referee.turns import compute as close_compute
 
     saved = (close_compute.svg_of, base.Lookups.calendar_part, close_compute.standings.read)
     if not seeing:

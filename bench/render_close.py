@@ -31,10 +31,14 @@ TREE = Path(__file__).resolve().parent.parent
 
 
 def one(folder: Path, repeat: int = 1) -> dict:
-    from referee import close_pool, gc_policy, render, render_shared
-    from referee.authority import Referee, Settings
-    from referee.authority.close_compute import CloseCompute
+    from referee.app import close_pool
+    from referee.app.referee import Referee
+    from referee.authority.base import Settings
+    from referee.render import renderer as render
+    from referee.render import shared as render_shared
+    from referee.runtime import gc_policy
     from referee.store import open_store
+    from referee.turns.compute import CloseCompute
     spent = {"render": 0.0, "games": 0.0}
     depth = [0]
 
@@ -53,7 +57,7 @@ def one(folder: Path, repeat: int = 1) -> dict:
 
     # the games' own work in the same plans (resolve, view, order form): the same in both trees, so
     # render / games is a ratio this machine's drift of speed does not move
-    from referee import registry
+    from referee.game_api import registry
     for name in registry.names():
         cls = type(registry.get(name))
         for method in ("resolve", "view", "views", "order_form"):

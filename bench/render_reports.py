@@ -46,8 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import close_many  # noqa: E402
 
-from referee import pictures  # noqa: E402
-from referee.render import Renderer, inline_styles  # noqa: E402
+from referee.pictures import board as pictures  # noqa: E402
+from referee.render.renderer import Renderer, inline_styles  # noqa: E402
 
 
 def baseline_renderer(rev: str, folder: Path):

@@ -37,8 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from close_many import build  # noqa: E402
 
-from referee import archive, checks, pictures  # noqa: E402
+from referee.archive import record as archive
+from referee.intake import checks
 from referee.mail.sink import MaildirSink  # noqa: E402
+from referee.pictures import board as pictures  # noqa: E402
 
 
 def timed(fn, rows) -> tuple[float, list]:

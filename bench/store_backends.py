@@ -43,8 +43,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from referee.authority import Referee, Settings  # noqa: E402
-from referee.contract import Rng  # noqa: E402
+from referee.app.referee import Referee  # noqa: E402
+from referee.authority.base import Settings  # noqa: E402
+from referee.game_api.contract import Rng  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
@@ -174,7 +175,7 @@ def _finish(ref, prof=None) -> None:
 def _worker_setup() -> None:
     """No picture processes beside the worker: the PNGs are the sender's (not timed
     here), and a spawned worker's exit waits on a pool it started (it hung)."""
-    from referee import pictures
+    from referee.pictures import board as pictures
     pictures.WORKERS = 0
 
 

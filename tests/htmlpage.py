@@ -73,7 +73,7 @@ def assert_styles_inline_when_mailed(body: str) -> None:
     """A report body carries one <style> (the shared sheet) and classes; the mail
     built from it has every class written out as an inline style, and no <style>:
     mail clients drop style sheets."""
-    from referee.render import inline_styles
+    from referee.render.renderer import inline_styles
     compact = parse(body)
     assert [t for t, _ in compact.tags].count("style") == 1
     assert not any("style" in attrs and "{{" not in attrs["style"] and ";" in attrs["style"]

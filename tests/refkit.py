@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import toygame
 
-from referee import registry
+from referee.game_api import registry
 from referee.mail.sink import MaildirSink
 
 
@@ -85,7 +85,7 @@ def toy_registered():
 def random_turn(rules, state, rand, tag: str, number: int):
     """Resolve turn ``number`` of ``state`` with ``rand``'s orders for every awaited
     player (the GM's defaults), all seeded from ``tag``: the game's result."""
-    from referee.contract import Rng, derive_seed
+    from referee.game_api.contract import Rng, derive_seed
     orders = {}
     for pid, stage in rules.awaiting(state).items():
         if pid.startswith("@"):

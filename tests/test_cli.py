@@ -12,8 +12,8 @@ import yaml
 from gm.gm_files import FF_WINTER  # noqa: E402  (tests/ is on sys.path)
 from refkit import in_order
 
-from referee.archive import replay
-from referee.cli import main
+from referee.app.cli import main
+from referee.archive.record import replay
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 MATCH_FILE = FF_WINTER.replace("id: ff-winter", "id: cli-test")   # the GM tests' campaign, another id
@@ -57,12 +57,12 @@ def test_new_poll_tick_status_by_cron(campaign, capsys):
     key = KEY.search(text_of(welcomes["jay@example.org"])).group(1)
 
     # jay answers the welcome mail with orders for turn 1 (everybody keeps 2 of 4 cards)
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     ref = open_referee(load(campaign / "referee.yaml"))
     rules = ref.rules(ref.store.match("cli-test"))
     state = rules.load(ref.store.current_turn("cli-test")["state"])
-    from referee.contract import Rng
+    from referee.game_api.contract import Rng
     orders = rules.random_orders(state, "jay", Rng(1))
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "jay@example.org", "referee@localhost", "orders"

@@ -1,11 +1,12 @@
 """One test every registered game must pass (as OpenSpiel's random-play test):
-the checks of ``referee.conformance`` (shipped, so a third-party game runs the
+the checks of ``referee.app.conformance`` (shipped, so a third-party game runs the
 same), for every registered game and player count."""
 from __future__ import annotations
 
 import pytest
 
-from referee import conformance, registry
+from referee.app import conformance
+from referee.game_api import registry
 
 GAMES = registry.names()
 CASES = [(g, n) for g in GAMES for n in conformance.player_counts(registry.get(g))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.conformance import check_views
+from referee.app.conformance import check_views
 
 
 class Views:

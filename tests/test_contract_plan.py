@@ -1,5 +1,5 @@
-"""The shared plan walk of ``referee.contract`` (used by Nations and 1848)."""
-from referee.contract import PLAN_MESSAGES, Problem, follow_plan, phrase, plan_preview
+"""The shared plan walk of ``referee.game_api.contract`` (used by Nations and 1848)."""
+from referee.game_api.contract import PLAN_MESSAGES, Problem, follow_plan, phrase, plan_preview
 
 
 def _check(step):

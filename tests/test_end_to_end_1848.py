@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 import yaml
 from test_end_to_end_mail import ByMail
 
-from referee.archive import replay
-from referee.contract import Rng
+from referee.archive.record import replay
+from referee.game_api.contract import Rng
 
 PLAYERS = ("alice", "bob")
 

@@ -16,12 +16,13 @@ from email.utils import make_msgid
 
 import yaml
 
-from referee.archive import replay
-from referee.authority import Referee, Settings
-from referee.contract import Rng
+from referee.app.referee import Referee
+from referee.app.service import Service
+from referee.archive.record import replay
+from referee.authority.base import Settings
+from referee.game_api.contract import Rng
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import SmtpSink
-from referee.service import Service
 from referee.store.sqlite import SqliteStore
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")

@@ -15,8 +15,8 @@ from importlib import resources
 import yaml
 from test_end_to_end_mail import PLAYERS, ByMail, body
 
-from referee.archive import replay
-from referee.contract import Rng
+from referee.archive.record import replay
+from referee.game_api.contract import Rng
 from referee_games.nations_dice.actions import check_step
 
 

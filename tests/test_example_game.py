@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rps"
-REFEREE = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
+REFEREE = [sys.executable, "-c", "import sys; from referee.app.cli import main; sys.exit(main())"]
 
 
 @pytest.fixture(scope="module")

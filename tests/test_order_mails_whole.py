@@ -19,8 +19,9 @@ import pytest
 import yaml
 from refkit import in_order
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
 from referee.site.build import build_site

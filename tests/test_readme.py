@@ -8,7 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
 from referee.store.sqlite import SqliteStore
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,9 @@ from email import message_from_bytes, policy
 import pytest
 from refkit import in_order
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
 from referee.store.sqlite import SqliteStore

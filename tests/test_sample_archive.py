@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import registry
-from referee.archive import replay
-from referee.demo import run_demo
+from referee.app.demo import run_demo
+from referee.archive.record import replay
+from referee.game_api import registry
 
 SAMPLES = Path(__file__).resolve().parent.parent / "turns"
 

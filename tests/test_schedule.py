@@ -8,7 +8,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from referee.schedule import (
+from referee.authority.schedule import (
     Schedule,
     extend,
     format_deadline,

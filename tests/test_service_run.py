@@ -33,7 +33,7 @@ poll_interval: 30
 
 
 def referee(*args, env, cwd, **kw):
-    return subprocess.run([sys.executable, "-m", "referee.cli", *args], env=env, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "referee.app.cli", *args], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=60, **kw)
 
 
@@ -57,13 +57,13 @@ def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
     welcome = email.message_from_bytes(s.wait_messages("alice", 1)[0], policy=policy.default)
     key = KEY.search(welcome.get_body(("plain",)).get_content()).group(1)
 
-    service = subprocess.Popen([sys.executable, "-m", "referee.cli", "run"], env=env, cwd=tmp_path,
+    service = subprocess.Popen([sys.executable, "-m", "referee.app.cli", "run"], env=env, cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         time.sleep(1.5)  # into IDLE
-        from referee.app import open_referee
-        from referee.config import load
-        from referee.contract import Rng
+        from referee.app.config import load
+        from referee.app.wiring import open_referee
+        from referee.game_api.contract import Rng
         ref = open_referee(load(tmp_path / "referee.yaml"))
         rules = ref.rules(ref.store.match("live"))
         orders = rules.random_orders(rules.load(ref.store.current_turn("live")["state"]), "alice", Rng(3))
@@ -90,11 +90,12 @@ def test_run_reconnects_when_the_imap_server_drops_it(mailservers, tmp_path):
     network hiccup would); the service reconnects and still answers."""
     import threading
 
-    from referee.authority import Referee, Settings
-    from referee.contract import Rng
+    from referee.app.referee import Referee
+    from referee.app.service import Service
+    from referee.authority.base import Settings
+    from referee.game_api.contract import Rng
     from referee.mail.imap_source import ImapSource
     from referee.mail.sink import SmtpSink
-    from referee.service import Service
     from referee.store.sqlite import SqliteStore
 
     s = mailservers

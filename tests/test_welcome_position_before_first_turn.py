@@ -10,8 +10,9 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.sink import MaildirSink
 from referee.store.sqlite import SqliteStore
 

@@ -6,7 +6,7 @@ validation can never disagree with what resolution does.
 """
 from __future__ import annotations
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 
 from .edition import STATES, Edition
 from .effects import Ctx, event_possible, run_event

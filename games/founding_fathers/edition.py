@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from referee.contract import edition_lookup
+from referee.game_api.contract import edition_lookup
 
 STATES = ("NH", "MA", "CT", "NY", "NJ", "PA", "DE", "MD", "VA", "NC", "SC", "GA")
 FACTIONS = ("large_states", "small_states", "antifederalist", "federalist")

@@ -6,7 +6,7 @@ of the view are drawn, so every viewer's picture is the same.
 """
 from __future__ import annotations
 
-from referee.contract import Svg, fit
+from referee.game_api.contract import Svg, fit
 
 from .edition import FACTIONS, STATES
 

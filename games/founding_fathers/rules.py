@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
-from referee.contract import LogEntry, Problem, Resolution, Rng
+from referee.game_api.contract import LogEntry, Problem, Resolution, Rng
 
 from . import summary
 from .actions import act, check, finish_turn, is_error, keep_problems

@@ -6,7 +6,7 @@ changed after setup (seats, planners, the edition) are shared, not copied.
 """
 from __future__ import annotations
 
-from referee.contract import EditionState, json_copy
+from referee.game_api.contract import EditionState, json_copy
 
 from .edition import FACTIONS, Edition, edition_for
 

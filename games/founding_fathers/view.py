@@ -6,7 +6,7 @@ own hand fronts with their events.  The GM sees every hand and the deck order.
 """
 from __future__ import annotations
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 
 from .actions import event_enactable
 from .edition import FACTIONS, STATES

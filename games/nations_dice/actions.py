@@ -7,7 +7,7 @@ A step is a plain dict (see ``orders.normalise``): ``{"do": "buy", ...}``,
 """
 from __future__ import annotations
 
-from referee.contract import Problem
+from referee.game_api.contract import Problem
 
 from .edition import cost_currency
 from .famine import choose_food_trade, food_trade_problems

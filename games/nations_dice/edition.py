@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from referee.contract import edition_lookup
+from referee.game_api.contract import edition_lookup
 
 SYMBOLS = ("gold", "stone", "book", "food", "strength")
 MARKER_KINDS = ("reroll",) + SYMBOLS

@@ -5,7 +5,7 @@ accelerated variant's hidden food trade decided with the pass (R153–R159).
 """
 from __future__ import annotations
 
-from referee.contract import Problem
+from referee.game_api.contract import Problem
 
 from .pay import pair_problems
 from .state import die_by_id, markers_free, shows

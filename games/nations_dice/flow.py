@@ -8,7 +8,7 @@ player owes orders and names him in ``d["waiting"]``.
 """
 from __future__ import annotations
 
-from referee.contract import follow_plan
+from referee.game_api.contract import follow_plan
 
 from .actions import check_step, do_step, faces
 from .famine import auto_trade, must_decide

@@ -1,5 +1,5 @@
 """Every problem a player can read, in English and German."""
-from referee.contract import PLAN_MESSAGES
+from referee.game_api.contract import PLAN_MESSAGES
 
 MESSAGES = {
     **PLAN_MESSAGES,

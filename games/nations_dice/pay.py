@@ -8,7 +8,7 @@ markers) for one gold, stone or food, only inside a payment that needs it.
 """
 from __future__ import annotations
 
-from referee.contract import Problem
+from referee.game_api.contract import Problem
 
 from .state import die_by_id, markers_free, shows
 

@@ -7,7 +7,7 @@ wonders and colonies.
 """
 from __future__ import annotations
 
-from referee.contract import Svg, fit
+from referee.game_api.contract import Svg, fit
 
 from .edition import AGES
 

@@ -9,7 +9,7 @@ culture and VP, whether rolled / passed this age, and the plan (the steps left).
 """
 from __future__ import annotations
 
-from referee.contract import EditionState, json_copy
+from referee.game_api.contract import EditionState, json_copy
 
 from .edition import COLOURS, MARKER_KINDS, Edition, edition_for
 

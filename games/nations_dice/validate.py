@@ -10,7 +10,7 @@ Everything else that fails only *now* is a warning: the step falls through
 """
 from __future__ import annotations
 
-from referee.contract import Problem, follow_plan, plan_preview
+from referee.game_api.contract import Problem, follow_plan, plan_preview
 
 from .actions import check_step
 from .famine import food_pair_problems

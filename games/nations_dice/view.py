@@ -8,7 +8,7 @@ food trades and the tile stacks (decision R40: leftovers hidden from players).
 """
 from __future__ import annotations
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 
 from .edition import MARKER_KINDS, cost_currency
 from .state import face, tile_vp

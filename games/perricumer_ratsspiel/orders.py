@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from referee.contract import Problem, Rng
+from referee.game_api.contract import Problem, Rng
 
 from . import council as C
 

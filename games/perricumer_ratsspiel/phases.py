@@ -2,7 +2,7 @@
 Each function works on the copied state ``s`` and appends to ``log``."""
 from __future__ import annotations
 
-from referee.contract import LogEntry, Rng
+from referee.game_api.contract import LogEntry, Rng
 
 from . import council as C
 from .orders import proposal

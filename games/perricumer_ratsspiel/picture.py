@@ -6,7 +6,7 @@ councillor's influence, the players' councillors marked with their player.
 """
 from __future__ import annotations
 
-from referee.contract import Svg, fit
+from referee.game_api.contract import Svg, fit
 
 from .council import KORRUPTION_LIMIT
 

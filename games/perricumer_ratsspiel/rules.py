@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from referee.contract import GM, Problem, Resolution, Rng
+from referee.game_api.contract import GM, Problem, Resolution, Rng
 
 from . import summary
 from .campaign import CITY_VALUES, load_campaign

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from referee.contract import LogEntry, Rng
+from referee.game_api.contract import LogEntry, Rng
 
 from . import council as C
 from .orders import CARDS, proposal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 
 from . import council as C
 from .campaign import CITY_VALUES, VALUE_NAMES

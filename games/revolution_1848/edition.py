@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from referee.contract import edition_lookup
+from referee.game_api.contract import edition_lookup
 
 PARTIES = ("RR", "DL", "L", "R")
 FLAGS = ("A", "P", "B")      # Österreich, Preußen, Deutscher Bund

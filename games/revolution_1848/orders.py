@@ -5,7 +5,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from referee.contract import PLAN_MESSAGES
+from referee.game_api.contract import PLAN_MESSAGES
 
 ID = Field(None, max_length=24)
 WORDS = {"pass": "pass", "passen": "pass", "ask": "ask", "frag": "ask", "fragen": "ask", "frage": "ask"}

@@ -8,7 +8,7 @@ stands.
 """
 from __future__ import annotations
 
-from referee.contract import Svg, fit
+from referee.game_api.contract import Svg, fit
 
 from .edition import PARTIES
 from .form import PARTY

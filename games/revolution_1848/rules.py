@@ -5,7 +5,7 @@ from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
-from referee.contract import LogEntry, Problem, Resolution, Rng, follow_plan, plan_preview
+from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow_plan, plan_preview
 
 from .actions import step_problems
 from .edition import PARTIES, edition_for

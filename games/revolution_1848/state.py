@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.contract import EditionState
+from referee.game_api.contract import EditionState
 
 from .edition import PARTIES, edition_for
 

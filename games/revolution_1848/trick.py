@@ -2,7 +2,7 @@
 trick (notes, Ablaufkarte, Patt), drawing up to six, the next trick, the end."""
 from __future__ import annotations
 
-from referee.contract import follow_plan
+from referee.game_api.contract import follow_plan
 
 from .actions import do_step, step_problems
 from .edition import PARTIES

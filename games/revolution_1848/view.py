@@ -8,7 +8,7 @@ the stacks.
 """
 from __future__ import annotations
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 
 from .edition import PARTIES
 from .table import assign_armies, evaluate, military, person_value

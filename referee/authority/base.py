@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from referee import registry
 from referee.authority.timing import Timing
-from referee.calendar import deadline_ics
-from referee.contract import GameRules
+from referee.game_api import registry
+from referee.game_api.contract import GameRules
 from referee.mail.senderauth import Trust
+from referee.render.calendar import deadline_ics
 
 
 def utcnow() -> datetime:
@@ -26,7 +26,7 @@ class Settings:
     default_lang: str = "en"
     # -- hardening (issue 13, ops) --
     watch_outages: bool = False   # move deadlines an outage ran across (on for a wall-clock referee: app.py)
-    auto_backup: object = None    # a referee.backup.AutoBackup: a snapshot before every close (None: off)
+    auto_backup: object = None    # a referee.store.backup.AutoBackup: a snapshot before every close (None: off)
     # issue 13: what the operator trusts of a sender (referee.yaml authentication/strangers)
     trust: Trust = field(default_factory=Trust)
     site_url: str | None = None   # public address of the match sites (order forms name their schemas)
@@ -85,7 +85,7 @@ class Lookups:
 
     def calendar_part(self, match: dict, turn: dict | None, lang: str, issued: datetime,
                       ended: bool = False) -> str | None:
-        """The next deadline as an .ics part (referee/calendar.py), cancelled once
+        """The next deadline as an .ics part (referee/render/calendar.py), cancelled once
         the match has ended; None while no deadline runs (a paused match)."""
         deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
         if deadline is None and not ended:

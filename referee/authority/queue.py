@@ -7,12 +7,13 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 
-from referee import checks, pictures
 from referee.authority.base import Settings
 from referee.authority.order_mail import replace_stale_form
+from referee.intake import checks
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
-from referee.render import inline_styles
+from referee.pictures import board as pictures
+from referee.render.renderer import inline_styles
 
 
 class MailQueue:
@@ -29,7 +30,7 @@ class MailQueue:
         crash is the same message.  ``picture`` is the board's SVG (kept as
         text, turned into PNG when sent; the HTML names it ``cid:board-picture``),
         ``calendar`` an iCalendar part.  ``report``: the row names a turn's report
-        (``closing.report_ref``); its body (read from the archive) and picture
+        (``outbox.refs.report_ref``); its body (read from the archive) and picture
         (from the turn's result) are filled in when the mail is built: a report
         is stored once."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]

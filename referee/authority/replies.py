@@ -7,8 +7,8 @@ import logging
 import re
 from dataclasses import dataclass
 
-from referee import checks
 from referee.authority.wording import NOTHING_TO_FIX, describe
+from referee.intake import checks
 from referee.store.senders import SenderRecords
 
 STRANGER_REPLIES_PER_HOUR = 20    # all unknown senders together (the default of Trust.strangers_per_hour)

@@ -1,12 +1,12 @@
 """The one place the authority asks about deadlines: the match file's
-``schedule:`` read by ``referee.schedule.Schedule``, plus the match's zone."""
+``schedule:`` read by ``referee.authority.schedule.Schedule``, plus the match's zone."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from referee import schedule as sched
+from referee.authority import schedule as sched
 
 
 class Timing:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee import checks
+from referee.intake import checks
 
 TEXTS: dict[str, dict[str, str]] = {
     "match.unknown": {

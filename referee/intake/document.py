@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee import checks
+from referee.intake import checks
 
 from . import finding
 from .problems import Located, referee_problem

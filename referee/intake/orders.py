@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from referee import contract
+from referee.game_api import contract
 
 from .document import Document
 from .problems import LANGS, Located, by_place

@@ -25,7 +25,7 @@ from datetime import datetime
 from email import policy
 from email.message import Message
 
-from referee import checks
+from referee.intake import checks
 
 from . import headers, mime
 from .flowed import unflow

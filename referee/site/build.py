@@ -20,11 +20,12 @@ from zoneinfo import ZoneInfo
 import jinja2
 from markupsafe import Markup, escape
 
-from referee import registry, standings
-from referee.archive import turn_dir_name
-from referee.contract import PUBLIC
-from referee.pictures import svg_of
-from referee.render import Renderer
+from referee.archive.record import turn_dir_name
+from referee.game_api import registry
+from referee.game_api.contract import PUBLIC
+from referee.pictures.board import svg_of
+from referee.render import standings
+from referee.render.renderer import Renderer
 from referee.site import chart, schemas
 from referee.site.history import read_meta, setup_state, turns
 from referee.site.talk import public_talk

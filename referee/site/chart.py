@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from referee.contract import Svg
+from referee.game_api.contract import Svg
 
 COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 WIDTH, HEIGHT = 900, 280

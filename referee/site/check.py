@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from referee.authority.intake import _at
+from referee.authority.gate.intake import _at
 from referee.authority.wording import Own, describe
 from referee.intake import Document, read_envelope, read_text
 

@@ -1,26 +1,10 @@
 """The commands of the match site and the order schemas: ``referee site``,
-``referee schema`` and ``referee check`` (registered by referee/cli.py)."""
+``referee schema`` and ``referee check`` (the click commands of referee/app/cli_site.py call these)."""
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-
-
-def register(sub, load_config) -> None:
-    """Add the subcommands to the ``referee`` parser; ``load_config(args)`` reads referee.yaml."""
-    s = sub.add_parser("site", help="write a browsable folder of HTML pages for one match from its archive")
-    s.add_argument("match", help="match id (in the archive) or a match folder")
-    s.add_argument("--out", help="folder to write (default: site/<match>)")
-    s.set_defaults(fn=lambda args: cmd_site(args, load_config))
-    s = sub.add_parser("schema", help="print the JSON Schema of a game's order documents")
-    s.add_argument("game")
-    s.add_argument("stage", nargs="?", help="the stage (default: every stage the set-up state awaits)")
-    s.set_defaults(fn=cmd_schema)
-    s = sub.add_parser("check", help="check an order file offline against its match's current turn")
-    s.add_argument("file")
-    s.add_argument("--lang", help="language of the problems (default: the player's)")
-    s.set_defaults(fn=lambda args: cmd_check(args, load_config))
 
 
 def cmd_site(args, load_config) -> int:
@@ -38,7 +22,7 @@ def cmd_site(args, load_config) -> int:
 
 
 def cmd_schema(args) -> int:
-    from referee import registry
+    from referee.game_api import registry
     from referee.site.schemas import document_schema, sample_state
 
     try:
@@ -63,10 +47,10 @@ def cmd_schema(args) -> int:
     return 0
 
 
-def cmd_check(args, load_config) -> int:
-    from referee.app import open_referee
+def cmd_check(args, referee) -> int:
+    """``referee`` is the wired referee the app opened (the site never builds one itself)."""
     from referee.site.check import check_file
 
-    lines, ok = check_file(open_referee(load_config(args)), Path(args.file), args.lang)
+    lines, ok = check_file(referee, Path(args.file), args.lang)
     print("\n".join(lines))
     return 0 if ok else 1

@@ -11,9 +11,9 @@ from typing import Any
 
 import yaml
 
-from referee import registry
-from referee.archive import turn_dir_name
-from referee.contract import Rng, derive_seed
+from referee.archive.record import turn_dir_name
+from referee.game_api import registry
+from referee.game_api.contract import Rng, derive_seed
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from referee.contract import Rng, derive_seed
+from referee.game_api.contract import Rng, derive_seed
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

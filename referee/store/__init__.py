@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.store.sql import SchemaMismatch, SqlStore, StoreUnavailable
+from referee.store.errors import SchemaMismatch, StoreUnavailable
+from referee.store.sql import SqlStore
 from referee.store.sqlite import SqliteStore
 
 

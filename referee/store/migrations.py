@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from referee.store.errors import SchemaMismatch
 from referee.store.schema import SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
-from referee.store.sql import SchemaMismatch
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
 

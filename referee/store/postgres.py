@@ -20,8 +20,9 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from referee.store.errors import StoreUnavailable
 from referee.store.nul import args_without_nul
-from referee.store.sql import SqlStore, StoreUnavailable, without_password
+from referee.store.sql import SqlStore, without_password
 
 PASSWORD_ENV = "REFEREE_STORE_PASSWORD"   # else libpq's own PGPASSWORD or ~/.pgpass
 URL_SCHEMES = ("postgresql://", "postgres://")
@@ -214,7 +215,7 @@ class PostgresBackend:
 class PostgresStore(SqlStore):
     """The store in a PostgreSQL database named by ``url`` (no password in it)."""
 
-    backup_backend = "postgresql"   # referee.backup: pg_dump / pg_restore (referee/backup_pg.py)
+    backup_backend = "postgresql"   # referee.store.backup: pg_dump / pg_restore (referee/store/backup_pg.py)
 
     def __init__(self, url: str, migrate: bool = False, *, max_size: int = 4) -> None:
         super().__init__(PostgresBackend(url, max_size=max_size), migrate=migrate)

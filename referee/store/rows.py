@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from referee import fastjson
+from referee.game_api import fastjson
 from referee.store import spec_cache
 
 _JSON = {"spec", "state", "awaiting", "result", "orders", "standings"}

@@ -221,7 +221,7 @@ CREATE TABLE IF NOT EXISTS wait_list (
 );
 """
 
-# issue 13, sender authentication (referee/authority/senders.py): migration 5
+# issue 13, sender authentication (referee/authority/gate/senders.py): migration 5
 SENDER_TABLES = """
 -- issue 13, sender authentication: the verdict on each mail's sender, and what
 -- became of a stranger's mail (answered, or filed as ignored: no backscatter)

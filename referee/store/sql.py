@@ -38,15 +38,6 @@ def without_password(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
 
 
-class SchemaMismatch(RuntimeError):
-    pass
-
-
-class StoreUnavailable(RuntimeError):
-    """The database cannot be reached (or gave up a transaction to break a
-    deadlock) right now: nothing was written; try the same work again later."""
-
-
 class SqlStore:
     """The store: every method one or a few portable statements on ``self._db``,
     the backend (``execute`` like sqlite3's, ``transaction``, ``dialect``)."""

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from referee.store.errors import SchemaMismatch
 from referee.store.nul import args_without_nul
-from referee.store.sql import SchemaMismatch, SqlStore
+from referee.store.sql import SqlStore
 
 
 class SqliteBackend:

@@ -12,11 +12,12 @@ from email.utils import make_msgid
 
 import yaml
 
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.app.service import Service
+from referee.authority.base import Settings
 from referee.mail.imap_source import ImapSource
 from referee.mail.senderauth import Trust
 from referee.mail.sink import SmtpSink
-from referee.service import Service
 from referee.store.sqlite import SqliteStore
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")

@@ -7,7 +7,7 @@ import pytest
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 from seats_table import Table
 
-from referee import registry
+from referee.game_api import registry
 
 
 @pytest.fixture

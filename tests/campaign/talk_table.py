@@ -12,12 +12,14 @@ import toygame  # tests/ is on sys.path (tests/conftest.py)
 import yaml
 from refkit import in_order
 
-from referee import registry
-from referee.authority import Referee, Settings, keys
+from referee.app.referee import Referee
+from referee.authority import keys
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import parse_inbound
 from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 REFEREE = "referee@example.org"

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
 
-from referee.authority.absence import past_absences
+from referee.authority.matches.absence import past_absences
 from referee.store import seats as seat_rows
 
 # START is Monday 2 March 2026, 10:00 in Berlin; the first deadline Wednesday 4 March, 10:00 (48h)
@@ -117,7 +117,7 @@ def test_a_deadline_in_two_absences_moves_past_both(seats_table):
 
 
 def test_absence_in_the_match_file_is_checked(seats_table):
-    from referee.authority.spec_check import check_spec
+    from referee.authority.matches.spec_check import check_spec
     _, problems = check_spec({"id": "x", "game": "toybid", "gm": "g@x.org", "players": [],
                               "absence": {"policy": "later", "max_days": 0, "max_tims": 1}}, None)
     said = " ".join(problems)

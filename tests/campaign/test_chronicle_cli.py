@@ -10,9 +10,9 @@ import pytest
 import yaml
 from test_cli import KEY, MATCH_FILE, campaign, outgoing, text_of  # noqa: F401  (the CLI tests' campaign)
 
-from referee.app import open_referee
-from referee.cli import main
-from referee.config import load
+from referee.app.cli import main
+from referee.app.config import load
+from referee.app.wiring import open_referee
 from referee.store.talk import TalkRecords
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
 
-from referee.cli_gm import COMMANDS  # noqa: F401  (the CLI's status is the same template: see test_cli_status)
+from referee.app.cli_gm import COMMANDS  # noqa: F401  (the CLI's status is the same template: see test_cli_status)
 from referee.store import seats as seat_rows
 
 RULE = {"dropouts": {"warn_after": 1, "abandon_after": 2}}

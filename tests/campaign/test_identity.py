@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from seats_fixtures import seats_table, toy  # noqa: F401  (fixtures)
 
-from referee.authority.identity import CODES_PER_DAY, MAX_TRIES
+from referee.authority.matches.identity import CODES_PER_DAY, MAX_TRIES
 from referee.store import seats as seat_rows
 
 CODE = re.compile(r"code: (\S+)")

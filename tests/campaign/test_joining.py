@@ -154,7 +154,7 @@ def test_hostile_joins_are_refused_and_change_nothing(tmp_path, toy):
 def test_a_running_match_without_seats_takes_no_joins(tmp_path, toy):
     import toygame
 
-    from referee import registry
+    from referee.game_api import registry
     registry.register(toygame.RULES)
     t = Table(tmp_path)
     assert t.send("dan@example.org", "match: toy1\nplayer: any\ncommand: join\nname: Dan\n").reason == "join.not_open"

@@ -14,12 +14,13 @@ from email.utils import make_msgid
 import pytest
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.app.service import Service
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import SmtpSink
-from referee.render import Renderer
-from referee.service import Service
+from referee.render.renderer import Renderer
 from referee.store.sqlite import SqliteStore
 
 KEY = re.compile(r"(?:Your key|Your new key|Dein Schlüssel): ([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})")

@@ -9,7 +9,7 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from referee.cli import main
+from referee.app.cli import main
 
 OPEN = """\
 id: lobby

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gm_files import FF_WINTER
 
-from referee.cli import main
+from referee.app.cli import main
 
 MATCH_FILE = FF_WINTER
 
@@ -108,7 +108,7 @@ def test_config_yaml_error_is_named_with_its_line(folder, capsys):
 
 
 def test_missing_config_file_is_an_error_and_creates_no_store(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "--config", str(tmp_path / "nonexistent.yaml"),
+    done = subprocess.run([sys.executable, "-m", "referee.app.cli", "--config", str(tmp_path / "nonexistent.yaml"),
                            "status"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "not found" in done.stderr and "Traceback" not in done.stderr
@@ -128,7 +128,7 @@ def test_gm_status_of_an_unknown_match_fails(campaign, capsys):
 
 
 def test_gm_help_lists_every_gm_command(capsys):
-    from referee.authority.commands import GM_COMMANDS
+    from referee.authority.gate.commands import GM_COMMANDS
     assert main(["gm", "--help"]) == 0
     out = capsys.readouterr().out
     for command in GM_COMMANDS:
@@ -175,7 +175,7 @@ def test_shell_completion_is_offered(tmp_path):
 def test_a_disk_that_refuses_the_close_is_named_not_blamed_on_the_referee(campaign, capsys, monkeypatch):
     """The GM's force on a failing disk (EIO at the reports' folder sync): the command says the
     disk refused and what to check, not "a fault of the referee"; the turn stays open."""
-    from referee import archive
+    from referee.archive import record as archive
     real = archive.sync_folder
 
     def refused(folder) -> None:
@@ -192,7 +192,7 @@ def test_a_disk_that_refuses_the_close_is_named_not_blamed_on_the_referee(campai
 
 
 def test_an_unexpected_os_error_is_still_an_internal_error(campaign, capsys, monkeypatch):
-    from referee.authority.closing import Closing
+    from referee.turns.closing import Closing
 
     def broken(self, *a, **k):
         raise OSError(errno.EBADF, "Bad file descriptor")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.authority.edition_file import inline_edition
-from referee.authority.matches import MatchError
+from referee.authority.matches.edition_file import inline_edition
+from referee.authority.matches.match_file import MatchError
 
 MATCH = """id: nd1
 game: nations_dice
@@ -36,7 +36,7 @@ def test_the_named_edition_file_is_read_into_the_match(tmp_path: Path):
 
 
 def test_a_game_accepts_the_edition_it_was_pointed_at(tmp_path: Path):
-    from referee import registry
+    from referee.game_api import registry
     own = _default()
     (tmp_path / "own.yaml").write_text(yaml.safe_dump(own), encoding="utf-8")
     data = inline_edition(MATCH.format(edition="own.yaml"), tmp_path)

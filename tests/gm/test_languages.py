@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from refkit import random_turn
 
-from referee import registry
-from referee.contract import Rng, derive_seed
-from referee.render import REPO_TEMPLATES, Renderer
-from referee.scripted import random_player
+from referee.game_api import registry
+from referee.game_api.contract import Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import REPO_TEMPLATES, Renderer
 
 LANGS = ("en", "de")
 # Mails written once in both languages, or language-neutral wrappers that switch on `lang`.

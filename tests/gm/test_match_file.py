@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from gm_files import FF_WINTER
 
-from referee.cli import main
+from referee.app.cli import main
 
 GOOD = FF_WINTER
 

@@ -11,7 +11,7 @@ import pytest
 from gm_files import FF_WINTER
 from refkit import in_order
 
-from referee.cli import main
+from referee.app.cli import main
 
 WITH_OBSERVERS = FF_WINTER + """\
 observers:

@@ -14,7 +14,7 @@ import pytest
 from gm_files import FF_WINTER
 from refkit import in_order
 
-from referee.cli import main
+from referee.app.cli import main
 
 FF = (FF_WINTER.replace("id: ff-winter", "id: ff")
       .replace("email: jay@example.org}", "email: jay@example.org, lang: de}"))
@@ -93,7 +93,7 @@ def test_1848_welcome_carries_its_summary_too(new):
 
 
 def test_a_game_without_a_summary_falls_back_gracefully():
-    from referee.authority.position import summary_text
+    from referee.authority.matches.position import summary_text
 
     class Bare:
         pass
@@ -142,8 +142,8 @@ def test_a_replaced_player_is_told_and_the_successor_gets_the_position(new):
 
 
 def test_rollback_keeps_the_deadline_given_since(new, capsys):
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     folder = new(FF)
     assert main(["gm", "ff", "force"]) == 0
     day = (datetime.now(UTC) + timedelta(days=9)).strftime("%Y-%m-%d")
@@ -155,14 +155,14 @@ def test_rollback_keeps_the_deadline_given_since(new, capsys):
 
 
 def test_reminders_carry_the_whole_order_mail(new):
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     folder = new(FF)
     cfg = load(folder / "referee.yaml")
     later = datetime.now(UTC) + timedelta(hours=37)
     ref = open_referee(cfg, clock=lambda: later)
     ref.tick()
-    from referee.app import open_sink
+    from referee.app.wiring import open_sink
     ref.send_pending(open_sink(cfg))
     [reminder] = to(folder, "adams@example.org", "Reminder")
     assert "match: ff\nplayer: adams\nkey: YOUR-KEY\nturn: 1\norders:" in reminder

@@ -21,10 +21,11 @@ for extra in (HERE.parent,):
 import refkit  # noqa: E402
 import toygame  # noqa: E402
 
-from referee.authority import Referee, Settings  # noqa: E402
+from referee.app.referee import Referee  # noqa: E402
+from referee.authority.base import Settings  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
-from referee.render import Renderer  # noqa: E402
+from referee.render.renderer import Renderer  # noqa: E402
 from referee.store import open_store  # noqa: E402
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -106,7 +107,7 @@ def send_orders(ref: Referee, match: str, keys: dict, who, turn: int, value: int
 #    tests/referee's, which its modules import by the name ``conftest``) -------
 import pytest  # noqa: E402
 
-from referee import registry  # noqa: E402
+from referee.game_api import registry  # noqa: E402
 
 toy_registered = refkit.toy_registered   # autouse: the toy game, registered for each test
 

@@ -11,9 +11,9 @@ from datetime import datetime, timedelta
 import pytest
 from hardkit import SPEC, Outbox, clock, create, make_referee, send_orders, toy_registered
 
-from referee.archive import replay
-from referee.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify
-from referee.cli import main
+from referee.app.cli import main
+from referee.archive.record import replay
+from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify
 from referee.store.meta import MetaFacts
 
 GRACE = timedelta(minutes=30)

@@ -22,8 +22,8 @@ from hardkit import (
     toy_registered,
 )
 
-from referee.authority import MatchError
-from referee.cli import main
+from referee.app.cli import main
+from referee.authority.matches.match_file import MatchError
 
 GRACE = timedelta(minutes=30)
 

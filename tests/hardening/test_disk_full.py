@@ -14,7 +14,7 @@ import sys
 import pytest
 from hardkit import Outbox, clock, create, ref, send_orders, to, toy_registered
 
-from referee.archive import replay
+from referee.archive.record import replay
 
 
 def fill_disk_under(folder, name: str, staged: bool = False):
@@ -98,7 +98,7 @@ REFUSED = """
 import os, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # the write fails with EFBIG instead of killing
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-from referee import archive, archive_close
+from referee.archive import record as archive, staging as archive_close
 root, how = sys.argv[1], sys.argv[2]
 try:
     if how == "put":
@@ -128,7 +128,7 @@ def test_reports_refused_part_way_while_staging_leave_no_file(tmp_path):
 
 
 def test_a_temporary_file_left_by_a_dead_process_of_the_same_id_is_written_over(tmp_path):
-    from referee import archive
+    from referee.archive import record as archive
     stale = tmp_path / f".orders.yaml.{os.getpid()}.tmp"
     stale.write_bytes(b"half a file from a process that died" * 100)
     archive._put(str(tmp_path), "orders.yaml", b"ann: {}\n")

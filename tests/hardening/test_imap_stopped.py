@@ -15,9 +15,9 @@ import pytest
 from hardkit import SPEC, Outbox, clock, make_referee, raw_mail, text_of, toy_registered
 from mailservers import running_mailservers
 
+from referee.app.service import Service
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink
-from referee.service import Service
 
 
 @pytest.fixture(scope="module")

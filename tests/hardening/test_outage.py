@@ -8,10 +8,10 @@ import pytest
 import refkit
 from hardkit import SPEC, START, Outbox, clock, create, inbound, make_referee, send_orders, text_of, to, toy_registered
 
-from referee.authority import MatchError
+from referee.app.service import Service
+from referee.authority.matches.match_file import MatchError
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 from referee.store.meta import MetaFacts
 
 DEADLINE = START + timedelta(hours=48)

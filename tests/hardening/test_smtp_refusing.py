@@ -9,7 +9,7 @@ import pytest
 from hardkit import SPEC, clock, make_referee, toy_registered
 
 from referee.mail.sink import SmtpSink
-from referee.patient_sink import PatientSink
+from referee.outbox.patient_sink import PatientSink
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import time
 import pytest
 from hardkit import REFEREE, Outbox, clock, create, make_referee, raw_mail, toy_registered
 
+from referee.app.service import Service
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 
 # SQLite's own lock, held by a second sqlite3 process (PostgreSQL's row locks: tests/store/test_claims.py)
 pytestmark = pytest.mark.sqlite_file

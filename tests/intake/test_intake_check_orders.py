@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.contract import Problem
+from referee.game_api.contract import Problem
 from referee.intake import Document, check_orders, read_envelope, read_text
 
 

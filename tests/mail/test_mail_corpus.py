@@ -16,11 +16,13 @@ import pytest
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 import yaml
 
-from referee import registry
-from referee.authority import Referee, Settings, keys
+from referee.app.referee import Referee
+from referee.authority import keys
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 from referee.mail.sink import MaildirSink
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 CORPUS = Path(__file__).parent / "corpus"

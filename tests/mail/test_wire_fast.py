@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import pictures
-from referee.calendar import deadline_ics
 from referee.mail import frame, qp
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes
-from referee.render import inline_styles
+from referee.pictures import board as pictures
+from referee.render.calendar import deadline_ics
+from referee.render.renderer import inline_styles
 
 ROOT = Path(__file__).resolve().parents[2]
 WHEN = datetime(2026, 3, 2, 9, 0, 5, tzinfo=UTC)

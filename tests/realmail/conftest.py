@@ -6,7 +6,7 @@ import pytest
 import toygame  # tests/ is on sys.path (tests/conftest.py)
 from test_replies_say_what_happens_next import Table
 
-from referee import registry
+from referee.game_api import registry
 
 
 @pytest.fixture

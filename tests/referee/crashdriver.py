@@ -22,7 +22,7 @@ if os.environ.get("REFEREE_TEST_STORE") == "postgresql":   # the second pass: th
 import toygame  # noqa: E402
 from referee_kit import REFEREE, make_referee  # noqa: E402
 
-from referee import registry  # noqa: E402
+from referee.game_api import registry  # noqa: E402
 from referee.mail.inbound import parse_inbound  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.mail.source import MaildirSource  # noqa: E402

@@ -17,12 +17,13 @@ import pytest
 import refkit  # tests/ is on sys.path (tests/conftest.py)
 import toygame
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import parse_inbound
 from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import fastjson
-from referee.archive import Archive
+from referee.archive.record import Archive
+from referee.game_api import fastjson
 from referee.store import sql
 
 _scalars = (st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)

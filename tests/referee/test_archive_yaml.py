@@ -10,7 +10,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import archive, archive_yaml
+from referee.archive import record as archive
+from referee.archive import yaml_text as archive_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 _words = (st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,12}", fullmatch=True)

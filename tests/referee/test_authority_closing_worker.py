@@ -6,10 +6,10 @@ from __future__ import annotations
 from referee_kit import SPEC, make_referee
 
 from referee.authority.base import Lookups, aware
-from referee.authority.closing import Closing
-from referee.authority.faults import Faults
-from referee.authority.notices import Notices
+from referee.authority.gate.faults import Faults
+from referee.authority.gate.notices import Notices
 from referee.authority.queue import MailQueue
+from referee.turns.closing import Closing
 
 
 def test_a_closing_worker_built_from_its_own_parts_closes_the_turn(tmp_path, clock):

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from referee_kit import BOSS, SPEC, inbound, text_of, to
 
-from referee.archive import replay
+from referee.archive.record import replay
 
 
 def cmd(player, key, command, match="toy1", **args):

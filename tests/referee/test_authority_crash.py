@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, make_referee, raw_mail, text_of
 
-from referee.archive import replay
+from referee.archive.record import replay
 from referee.mail.sink import MaildirSink
 
 DRIVER = Path(__file__).with_name("crashdriver.py")

@@ -15,8 +15,8 @@ import pytest
 import yaml
 from referee_kit import raw_mail
 
-from referee.archive import replay
-from referee.contract import Rng
+from referee.archive.record import replay
+from referee.game_api.contract import Rng
 
 PLAYERS = ["alrik", "boronian", "cordovan"]
 
@@ -25,7 +25,7 @@ def cli(root: Path, *args: str, crash: str | None = None) -> subprocess.Complete
     env = {k: v for k, v in os.environ.items() if k != "REFEREE_CRASH_AT"}
     if crash:
         env["REFEREE_CRASH_AT"] = crash
-    return subprocess.run([sys.executable, "-m", "referee.cli", *args], cwd=root, env=env, timeout=120,
+    return subprocess.run([sys.executable, "-m", "referee.app.cli", *args], cwd=root, env=env, timeout=120,
                           capture_output=True, text=True)
 
 

@@ -5,7 +5,7 @@ import re
 
 from referee_kit import SPEC, inbound, text_of
 
-from referee.archive import replay
+from referee.archive.record import replay
 
 
 def key_from(msg) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 from referee_kit import inbound, text_of, to
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 
 RATS = {"id": "rat1", "game": "perricumer_ratsspiel", "gm": "gm@example.org", "language": "de",
         "timezone": "Europe/Berlin", "options": {"gm_orders": True}, "schedule": {"period": "7d"},

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 from referee_kit import SPEC
 
-from referee.authority.outbox import MAX_ATTEMPTS, backoff
 from referee.mail.errors import PermanentMailError, TemporaryMailError
+from referee.outbox.sender import MAX_ATTEMPTS, backoff
 
 NO_OBSERVER = dict(SPEC, observers=[])   # the welcomes counted here: three players and the GM
 

@@ -9,10 +9,10 @@ import pytest
 import yaml
 from referee_kit import SPEC, Outbox, inbound, make_referee, text_of
 
-from referee import registry
-from referee.archive import replay
-from referee.contract import Rng
-from referee.scripted import random_player
+from referee.archive.record import replay
+from referee.game_api import registry
+from referee.game_api.contract import Rng
+from referee.game_api.scripted import random_player
 
 INSTALLED = sorted(ep.name for ep in entry_points(group=registry.GROUP))
 SEATS = ["madison", "paterson", "sherman", "pinckney", "hamilton"]

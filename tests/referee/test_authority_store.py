@@ -7,7 +7,7 @@ import pytest
 import yaml
 from referee_kit import SPEC
 
-from referee.archive import replay
+from referee.archive.record import replay
 from referee.store import SchemaMismatch, open_store
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from referee_kit import REFEREE, SPEC, Clock, make_referee, raw_mail, toy_league
 
+from referee.app.service import Service
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 from referee.store import open_store
 
 MATCHES = 4
@@ -74,7 +74,7 @@ def test_a_league_closed_apart_gives_the_same_reports_and_the_mail_meanwhile_is_
 
 def test_a_store_in_memory_is_closed_in_the_loop(tmp_path):
     """A second connection to ':memory:' would be another, empty database: no thread then."""
-    from referee.authority import Referee
+    from referee.app.referee import Referee
     from referee.store.sqlite import SqliteStore  # SQLite's own: not routed to PostgreSQL in its test pass
     ref = Referee(SqliteStore(":memory:"), tmp_path / "turns")
     service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(tmp_path / "out"), address=REFEREE,

@@ -10,9 +10,9 @@ import os
 import pytest
 from referee_kit import make_referee
 
-from referee import archive as archive_files
-from referee import archive_close
-from referee.authority import crash
+from referee.archive import record as archive_files
+from referee.archive import staging as archive_close
+from referee.runtime import crash
 
 
 def test_every_report_and_the_record_are_synced_before_the_commit_and_the_reports_names_too(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from referee import archive as archive_files
-from referee import archive_close
+from referee.archive import record as archive_files
+from referee.archive import staging as archive_close
 
 ORDERS = {"ann": {"orders": {"bid": 3}, "source": "player"}}
 TURN = {"match": "m1", "turn": 1, "seed": 7, "hash": "ab" * 32, "log": []}

@@ -15,10 +15,10 @@ import pytest
 import yaml
 from referee_kit import Clock, make_referee, toy_league
 
-from referee import archive as archive_files
-from referee.authority.close_flags import PendingFlags
-from referee.close_pool import ClosePool, Recipe
+from referee.app.close_pool import ClosePool, Recipe
+from referee.archive import record as archive_files
 from referee.store import location_of
+from referee.turns.flags import PendingFlags
 
 MATCHES = 5
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from referee_kit import Clock, make_referee, toy_league
 
-from referee import archive as archive_files
-from referee import close_batch
-from referee.authority.close_commit import stripe
+from referee.archive import record as archive_files
+from referee.turns import batch as close_batch
+from referee.turns.commit import stripe
 
 MATCHES = 3
 

@@ -1,4 +1,4 @@
-"""A tick's closes in worker processes (``referee/close_pool.py``), with real
+"""A tick's closes in worker processes (``referee/app/close_pool.py``), with real
 spawned processes on the real store: every due turn closed once, the reports
 the same to the byte as closed in this process, a failing close set aside
 without stopping the others, a worker SIGKILLed in the middle of a close
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, make_referee, toy_league
 
-from referee.close_pool import ClosePool, Recipe
-from referee.config import Config
+from referee.app.close_pool import ClosePool, Recipe
+from referee.app.config import Config
 from referee.store import open_store
 
 MATCHES = 6
@@ -193,7 +193,7 @@ def test_a_pool_of_no_workers_or_too_many_is_refused(tmp_path, workers):
 
 
 def test_the_configured_close_workers_reach_the_service(tmp_path, monkeypatch):
-    from referee.cli import Env
+    from referee.app.cli import Env
     (tmp_path / "referee.yaml").write_text("close_workers: 3\n")
     monkeypatch.chdir(tmp_path)
     service = Env(str(tmp_path / "referee.yaml")).service()

@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, make_referee, toy_league
 
-from referee import close_pool, pictures, registry
-from referee.authority import Referee, Settings
-from referee.close_pool import NICE, ClosePool, Recipe, warm_renderer
-from referee.render import Renderer
+from referee.app import close_pool
+from referee.app.close_pool import NICE, ClosePool, Recipe, warm_renderer
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
+from referee.pictures import board as pictures
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 MATCHES = 6
@@ -163,7 +166,7 @@ def test_workers_close_real_games_as_in_process_and_hand_their_pictures_to_the_p
 
 @pytest.mark.sqlite_file   # SQLite's one write lock; PostgreSQL has none (each match is claimed by its row)
 def test_the_closing_thread_and_the_mail_loop_queue_for_one_write_lock(tmp_path):
-    from referee.service import Service
+    from referee.app.service import Service
     ref = toy_league(tmp_path, Clock(), 1, seed="lock")
     service = Service(ref, None, None, address="referee@example.org", close_apart=True)
     closer = service._second_referee()

@@ -17,8 +17,8 @@ from referee_kit import Clock, toy_league
 from refkit import Outbox
 from test_close_pool_parts import real_league
 
-from referee import pictures
-from referee.close_pool import ClosePool, Recipe, default_workers
+from referee.app.close_pool import ClosePool, Recipe, default_workers
+from referee.pictures import board as pictures
 
 CLOSED = [("m0", 1), ("m1", 1)]
 
@@ -150,7 +150,7 @@ def test_a_worker_killed_after_its_commit_before_handing_back_its_pictures_loses
 
 
 def test_the_services_default_closes_a_due_batch_in_one_close_worker_per_core(tmp_path):
-    from referee.service import Service
+    from referee.app.service import Service
     ref = toy_league(tmp_path, Clock(), 8, seed="default")
     service = Service(ref, None, None, address="referee@example.org", close_apart=True)
     assert service.close_workers is None
@@ -178,7 +178,7 @@ def test_pictures_not_started_are_held_back_while_closes_run_and_drawn_after_the
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from referee.close_pictures import Drawings
+    from referee.turns.drawings import Drawings
     svgs = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{200 + i}" height="120">'
             f'<text x="5" y="60">board {i}</text></svg>' for i in range(12)]
     drawings = Drawings()

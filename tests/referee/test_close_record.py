@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 from referee_kit import inbound
 
-from referee import fastjson
-from referee.authority import close_commit as closing_mod
-from referee.authority.close_commit import committed_record
+from referee.game_api import fastjson
+from referee.turns import commit as closing_mod
+from referee.turns.commit import committed_record
 
 
 def _record(ref, number: int) -> dict[str, bytes]:
@@ -61,8 +61,9 @@ def test_a_result_holding_report_bodies_is_read_back_from_the_store():
 
 
 def test_standings_from_a_view_made_already_are_the_standings_read_from_the_state():
-    from referee import registry, standings
-    from referee.contract import PUBLIC, Rng
+    from referee.game_api import registry
+    from referee.game_api.contract import PUBLIC, Rng
+    from referee.render import standings
     rules = registry.get("founding_fathers")
     state = rules.setup(["ann", "bob", "cyd"], {}, Rng(7))
     made = []

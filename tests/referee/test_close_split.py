@@ -9,8 +9,8 @@ import json
 import pytest
 from referee_kit import inbound, make_referee, to
 
-from referee.authority import crash
 from referee.authority.wording import Refusal
+from referee.runtime import crash
 
 
 @pytest.fixture
@@ -124,8 +124,8 @@ def test_resend_after_a_close_worked_out_twice_gives_the_bytes_first_sent(ref, o
 
 def test_a_hostile_report_name_never_leaves_the_turns_folder(ref, outbox, game):
     """Report files are named from checked ids only: a staged name with a path in it is refused."""
-    from referee import archive_close
-    from referee.checks import Invalid
+    from referee.archive import staging as archive_close
+    from referee.intake.checks import Invalid
     with pytest.raises(Invalid):
         archive_close.stage_reports(ref.archive, "toy1", 1, {"../../escape.txt": "x"})
     assert not (ref.archive.root.parent / "escape.txt").exists()

@@ -17,7 +17,7 @@ import pytest
 from referee_kit import SPEC, make_referee, raw_mail, text_of
 from test_authority_crash import run
 
-from referee.archive import replay
+from referee.archive.record import replay
 from referee.mail.sink import MaildirSink
 
 POINTS = ["close.resolved", "close.staged", "close.placed", "close.before_commit", "close.committed",

@@ -11,10 +11,11 @@ import pytest
 import toygame
 from referee_kit import BOSS, REFEREE, SPEC
 
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
 from referee.authority.wording import Refusal
 from referee.mail.senderauth import Trust
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 

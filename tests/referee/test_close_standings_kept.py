@@ -8,7 +8,7 @@ from pathlib import Path
 from referee_kit import Clock
 from test_close_pool_parts import real_league
 
-from referee import standings
+from referee.render import standings
 
 
 def _reports(root: Path) -> dict[str, bytes]:

@@ -1,4 +1,4 @@
-"""The garbage-collection policy (``referee/gc_policy.py``): the young generation's
+"""The garbage-collection policy (``referee/runtime/gc_policy.py``): the young generation's
 threshold raised for a close pass and restored after it (also when the pass raises,
 also with passes on two threads), the pass's cyclic garbage freed when it ends,
 and the close and picture workers freezing what their start-up made."""
@@ -11,8 +11,9 @@ import weakref
 import pytest
 from referee_kit import Clock, toy_league
 
-from referee import gc_policy, pictures
-from referee.close_pool import ClosePool, Recipe
+from referee.app.close_pool import ClosePool, Recipe
+from referee.pictures import board as pictures
+from referee.runtime import gc_policy
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ import re
 import pytest
 from referee_kit import SPEC, Outbox, inbound, make_referee, text_of, to
 
-from referee.authority.intake import orders_text
+from referee.authority.gate.intake import orders_text
 
 
 def keys_of(outbox) -> dict[str, str]:

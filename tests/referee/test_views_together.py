@@ -9,10 +9,13 @@ import json
 
 from referee_kit import Clock
 
-from referee import pictures, registry, render_shared
-from referee.authority import Referee, Settings
-from referee.contract import GM, views_of
-from referee.render import Renderer
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
+from referee.game_api.contract import GM, views_of
+from referee.pictures import board as pictures
+from referee.render import shared as render_shared
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 SEATS = [f"p{k}" for k in range(5)]

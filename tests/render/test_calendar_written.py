@@ -1,4 +1,4 @@
-"""The deadline calendar written by hand (referee/calendar.py ``_written``) is the text icalendar
+"""The deadline calendar written by hand (referee/render/calendar.py ``_written``) is the text icalendar
 writes: each case is built first with the zone's VTIMEZONE not yet known (icalendar's own way,
 which learns it), then again (written by hand where it can), and the two must be equal."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from referee import calendar
+from referee.render import calendar
 
 TITLES = ["Ratsspiel 17", "Länder, Städte; Dörfer", "a" * 30 + ",;" * 20, "é" * 90, "Tom & Jerry's <b>\"x\"",
           "back\\slash", "care^t", "line\nbreak", "cr\rhere", "\\N escape", "zero\u200bwidth", "tab\there",

@@ -1,11 +1,11 @@
-"""The deadline calendar keeps a zone's VTIMEZONE text once written (referee/calendar.py):
+"""The deadline calendar keeps a zone's VTIMEZONE text once written (referee/render/calendar.py):
 a calendar built with it is the same text as one icalendar writes whole."""
 from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
 
-from referee import calendar
+from referee.render import calendar
 
 
 def test_a_calendar_with_the_kept_zone_part_is_the_calendar_written_whole():

@@ -7,9 +7,9 @@ import sys
 
 from referee_kit import SPEC, clock, game, inbound, outbox, ref, toy_registered  # noqa: F401 (fixtures)
 
-from referee import registry
-from referee.authority.close_compute import pictures_once
-from referee.authority.orders import orders_text
+from referee.authority.gate.orders import orders_text
+from referee.game_api import registry
+from referee.turns.compute import pictures_once
 
 
 def orders(player: str, key: str, bid: int) -> str:
@@ -25,7 +25,7 @@ def test_a_defaulted_players_report_shows_the_default_orders_the_close_used(ref,
     real_load = type(rules).load
 
     def load(self, data):
-        if sys._getframe(1).f_code.co_filename.endswith("close_compute.py"):
+        if sys._getframe(1).f_code.co_filename.endswith("compute.py"):
             loads.append(data)
         return real_load(self, data)
     monkeypatch.setattr(type(rules), "load", load)

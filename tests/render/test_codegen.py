@@ -1,4 +1,4 @@
-"""The referee's template code (referee/render_codegen.py) gives what Jinja's own code gives:
+"""The referee's template code (referee/render/codegen.py) gives what Jinja's own code gives:
 the same template rendered by the referee's environments and by plain Jinja environments
 (same options, Jinja's code generator) must give the same characters, hostile values included."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from markupsafe import Markup, escape
 from test_renderer_warm import GAMES, game_reports
 
-from referee.render import Renderer, _indent_block
-from referee.render_codegen import out
+from referee.render.codegen import out
+from referee.render.renderer import Renderer, _indent_block
 
 HOSTILE = ['<script>alert("x")</script>', "Tom & Jerry's <b>", "&amp; already", "\u2028<\u00a0>", "", " ' \" "]
 

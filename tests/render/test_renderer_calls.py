@@ -6,7 +6,7 @@ from __future__ import annotations
 import jinja2
 import pytest
 
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 
 
 def render(source: str, html: bool = False, **ctx) -> str:

@@ -7,10 +7,10 @@ import jinja2.meta
 import pytest
 from refkit import random_turn
 
-from referee import registry
-from referee.contract import GM, Rng, derive_seed
-from referee.render import Renderer
-from referee.scripted import random_player
+from referee.game_api import registry
+from referee.game_api.contract import GM, Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import Renderer
 
 GAMES = ["founding_fathers", "perricumer_ratsspiel", "nations_dice", "revolution_1848"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.render import Renderer, _shown_in
-from referee.render_shared import PartCache, one_report
+from referee.render.renderer import Renderer, _shown_in
+from referee.render.shared import PartCache, one_report
 
 
 def ctx(viewer: str, standings: list, **more) -> dict:

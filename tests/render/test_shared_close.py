@@ -1,11 +1,11 @@
-"""One digest scope a close (referee/render_shared.py): inside ``one_report()`` a shared part
+"""One digest scope a close (referee/render/shared.py): inside ``one_report()`` a shared part
 given the very same objects again is found by their identity, with no digest.  Values that
 compare equal but pickle differently (1, 1.0 and True; a dict's order) never share a part."""
 from __future__ import annotations
 
 import jinja2
 
-from referee.render_shared import SharedExtension, one_report
+from referee.render.shared import SharedExtension, one_report
 
 
 def env(templates: dict[str, str], autoescape: bool = False) -> jinja2.Environment:
@@ -39,7 +39,7 @@ def test_inside_a_scope_the_very_same_values_render_a_part_once_without_a_digest
 
 
 def test_a_close_renders_the_labels_a_report_imports_as_one_object():
-    from referee.render import Renderer
+    from referee.render.renderer import Renderer
     r = Renderer(code_cache="off")
     for game in ("founding_fathers", "perricumer_ratsspiel"):
         for lang in ("en", "de"):

@@ -1,4 +1,4 @@
-"""A shared part's cache key (referee/render_shared.py): its values' pickle bytes themselves,
+"""A shared part's cache key (referee/render/shared.py): its values' pickle bytes themselves,
 refused early past the cap, and counted in the part cache's bound."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import tracemalloc
 
 import jinja2
 
-from referee.render_shared import MAX_DIGEST_BYTES, PartCache, SharedExtension, digest, digest_of, one_report
+from referee.render.shared import MAX_DIGEST_BYTES, PartCache, SharedExtension, digest, digest_of, one_report
 
 
 def test_a_key_is_the_values_pickle_and_gives_them_back_with_their_types():

@@ -1,4 +1,4 @@
-"""``{% shared %}`` parts (referee/render_shared.py): a part sees only the values it is given,
+"""``{% shared %}`` parts (referee/render/shared.py): a part sees only the values it is given,
 is rendered once for every reader that gives equal values, and its cache stays bounded."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pytest
 from markupsafe import Markup
 from refkit import random_turn
 
-from referee import registry
-from referee.contract import GM, Rng, derive_seed
-from referee.render import Renderer
-from referee.render_shared import MAX_DIGEST_BYTES, PartCache, SharedExtension, digest
-from referee.scripted import random_player
+from referee.game_api import registry
+from referee.game_api.contract import GM, Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import Renderer
+from referee.render.shared import MAX_DIGEST_BYTES, PartCache, SharedExtension, digest
 
 
 def env(templates: dict[str, str], autoescape: bool = False) -> jinja2.Environment:
@@ -181,7 +181,7 @@ def test_a_real_report_shares_its_public_part_and_keeps_each_readers_own(lang):
 
 
 def test_one_report_digests_a_value_once_and_gives_the_key_an_equal_value_gets():
-    from referee.render_shared import digest_of, one_report, without
+    from referee.render.shared import digest_of, one_report, without
     pub = {"n": [1, 2], "mine": 7}
     outside = digest_of({"pub": pub, "X": "en"})
     with one_report():
@@ -195,7 +195,7 @@ def test_one_report_digests_a_value_once_and_gives_the_key_an_equal_value_gets()
 
 
 def test_a_value_changed_between_reports_is_digested_again():
-    from referee.render_shared import one_report
+    from referee.render.shared import one_report
     e = env({"t": "{% shared pub=pub %}{{ pub.n }}{% endshared %}|{% shared p=pub %}{{ p.n }}{% endshared %}"})
     t = e.get_template("t")
     pub = {"n": 1}

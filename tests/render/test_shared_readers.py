@@ -7,8 +7,8 @@ import jinja2
 import pytest
 from test_renderer_warm import game_reports
 
-from referee.render import Renderer
-from referee.render_shared import PartCache, SharedExtension, without
+from referee.render.renderer import Renderer
+from referee.render.shared import PartCache, SharedExtension, without
 
 # (game, environments with a shared part): 1848's HTML report has none
 SHARING = [("founding_fathers", ("text_env", "html_env")), ("perricumer_ratsspiel", ("text_env", "html_env")),

@@ -12,7 +12,7 @@ import pytest
 import referee_kit as authority  # tests/referee, on sys.path (tests/conftest.py)
 import toygame
 
-from referee import registry
+from referee.game_api import registry
 from referee.mail.sink import MaildirSink
 
 START, REFEREE, BOSS, SPEC = authority.START, authority.REFEREE, authority.BOSS, authority.SPEC

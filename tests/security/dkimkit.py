@@ -14,9 +14,10 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from seckit import CREATOR as BOSS
 from seckit import REFEREE
 
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
 from referee.mail.senderauth import DnsTrouble, Trust
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 SELECTOR = "s2026"

@@ -22,9 +22,11 @@ from pathlib import Path
 import yaml
 from dkimkit import LocalDns, sign
 
-from referee.authority import Referee, Settings, keys
-from referee.authority.spec import MatchSpec
-from referee.contract import Rng
+from referee.app.referee import Referee
+from referee.authority import keys
+from referee.authority.base import Settings
+from referee.authority.matches.spec import MatchSpec
+from referee.game_api.contract import Rng
 from referee.mail.inbound import parse_inbound
 from referee.mail.senderauth import Trust
 from referee.store import open_store

@@ -9,9 +9,9 @@ import pytest
 from dkimkit import make_referee, sign
 from seckit import SPEC, Clock, Outbox, hostile, mail, order, toy_registered  # noqa: F401
 
-from referee.app import open_referee, trust_of
-from referee.cli import main
-from referee.config import ConfigError, load
+from referee.app.cli import main
+from referee.app.config import ConfigError, load
+from referee.app.wiring import open_referee, trust_of
 from referee.store.senders import SenderRecords
 
 

@@ -9,11 +9,11 @@ from datetime import timedelta
 
 from bounded_referee import REFEREE, SPEC, START, bid, clock, keys_of, raw_mail, ref  # noqa: F401 (fixtures)
 
+from referee.app.service import Service
 from referee.mail.imap_source import ImapSource
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 
 DEADLINE = START + timedelta(hours=48)   # grace 30 minutes
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from bounded_referee import REFEREE, SPEC, bid, clock, keys_of, raw_mail, ref  # noqa: F401 (fixtures)
 
+from referee.app.service import Service
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import MaildirSink
-from referee.service import Service
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "hostile_mail.py"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from bounded_referee import REFEREE, clock, raw_mail, ref  # noqa: F401 (fixtures)
 
+from referee.app.service import Service
 from referee.mail.imap_source import ImapSource
 from referee.mail.inbound import MAX_HEAD, parse_inbound
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 
 
 def archived(root: Path) -> list[int]:

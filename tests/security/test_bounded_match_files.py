@@ -9,7 +9,7 @@ import pytest
 import yaml
 from bounded_referee import BOSS, SPEC, clock, raw_mail, ref, sent, text_of  # noqa: F401 (fixtures)
 
-from referee.authority import MatchError, load_spec
+from referee.authority.matches.match_file import MatchError, load_spec
 from referee.mail.inbound import parse_inbound
 
 LAUGHS = "\n".join(['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'] + [

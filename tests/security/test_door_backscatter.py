@@ -9,7 +9,7 @@ import pytest
 from dkimkit import make_referee
 from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, text_of, to, toy_registered  # noqa: F401
 
-from referee.authority.intake import STRANGER_REPLIES_PER_HOUR
+from referee.authority.gate.intake import STRANGER_REPLIES_PER_HOUR
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from referee.config import STARTER, Config, load
+from referee.app.config import STARTER, Config, load
 
 
 @pytest.mark.parametrize("field, value", [

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from seckit import CREATOR, SPEC, clock, hostile, keys_of, mail, outbox, ref, text_of, to, toy_registered  # noqa: F401
 
-from referee.authority import MatchError
+from referee.authority.matches.match_file import MatchError
 
 
 def gm_cmd(key: str, command: str, match: str = "toy1", **args) -> str:

@@ -16,7 +16,7 @@ def mode(path) -> int:
 
 
 def test_finding9_referee_yaml_is_written_for_its_owner_only(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "init"], cwd=tmp_path, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "referee.app.cli", "init"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert mode(tmp_path / "referee.yaml") == 0o600

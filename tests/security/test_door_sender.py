@@ -8,7 +8,7 @@ from email import policy
 import pytest
 from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, to, toy_registered  # noqa: F401 (fixtures)
 
-from referee.authority import MatchError
+from referee.authority.matches.match_file import MatchError
 from referee.mail.sink import SmtpSink
 
 

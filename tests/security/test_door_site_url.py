@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from referee.app.config import Config
 from referee.authority.order_mail import schema_url
-from referee.config import Config
 
 
 @pytest.mark.parametrize("value", [

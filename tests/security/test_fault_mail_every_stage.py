@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 
 SOURCE = Path(__file__).resolve().parents[2] / "referee"
 

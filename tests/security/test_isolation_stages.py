@@ -10,9 +10,9 @@ from datetime import UTC
 import pytest
 from seckit import SPEC, clock, hostile, keys_of, mail, order, outbox, ref, text_of, to, toy_registered  # noqa: F401
 
+from referee.app.service import Service
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.service import Service
 
 
 @pytest.fixture
@@ -163,9 +163,9 @@ def test_isolation_service_run_survives_an_error_outside_any_item(ref, outbox, t
 
 
 def test_isolation_status_counts_what_was_set_aside(tmp_path, capsys, monkeypatch):
-    from referee import cli
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app import cli
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     monkeypatch.chdir(tmp_path)
     assert cli.main(["init"]) == 0
     ref = open_referee(load(tmp_path / "referee.yaml"))

@@ -91,7 +91,7 @@ def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(
     keys = {p: KEY.search(email.message_from_bytes(s.wait_messages(p, 1)[0], policy=policy.default)
                           .get_body(("plain",)).get_content()).group(1) for p in players}
 
-    service = subprocess.Popen([sys.executable, "-m", "referee.cli", "run"], env=env, cwd=tmp_path,
+    service = subprocess.Popen([sys.executable, "-m", "referee.app.cli", "run"], env=env, cwd=tmp_path,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         time.sleep(1.5)  # into IDLE
@@ -106,9 +106,9 @@ def test_run_survives_every_hostile_mail_and_confirms_the_next_order_within_2_s(
             time.sleep(0.3)
         assert done() == len(attacks), "every hostile mail was read and set aside"
 
-        from referee.app import open_referee
-        from referee.config import load
-        from referee.contract import Rng
+        from referee.app.config import load
+        from referee.app.wiring import open_referee
+        from referee.game_api.contract import Rng
         ref = open_referee(load(tmp_path / "referee.yaml"))
         rules = ref.rules(ref.store.match("live"))
         orders = rules.random_orders(rules.load(ref.store.current_turn("live")["state"]), "bob", Rng(5))

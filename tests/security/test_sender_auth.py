@@ -10,7 +10,7 @@ import pytest
 from dkimkit import TRUSTED, LocalDns, make_referee, other_key, results, sign
 from seckit import SPEC, Outbox, clock, hostile, keys_of, mail, order, text_of, to, toy_registered  # noqa: F401
 
-from referee.authority.spec_check import check_spec
+from referee.authority.matches.spec_check import check_spec
 from referee.store.senders import SenderRecords
 
 

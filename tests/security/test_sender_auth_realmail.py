@@ -17,12 +17,13 @@ from dkimkit import LocalDns, other_key, results, sign
 from test_service_run import config as service_config
 from test_service_run import live_match, referee
 
-from referee.app import open_sink, open_source, trust_of
-from referee.authority import Referee, Settings
-from referee.config import load
-from referee.contract import Rng
+from referee.app.config import load
+from referee.app.referee import Referee
+from referee.app.service import Service
+from referee.app.wiring import open_sink, open_source, trust_of
+from referee.authority.base import Settings
+from referee.game_api.contract import Rng
 from referee.mail.inbound import parse_inbound
-from referee.service import Service
 from referee.store import open_store
 from referee.store.senders import SenderRecords
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from referee import registry
+from referee.game_api import registry
 from referee.site.history import read_meta, turns
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ def after(seq: list[str], item: str) -> str:
 
 def new_match(folder: Path, monkeypatch, match_file: str) -> Path:
     """``referee init`` and ``referee new`` in ``folder`` (SQLite + Maildir), as a GM would."""
-    from referee.cli import main
+    from referee.app.cli import main
     monkeypatch.chdir(folder)
     assert main(["init"]) == 0
     (folder / "match.yaml").write_text(match_file)

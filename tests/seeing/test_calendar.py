@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 
 from icalendar import Calendar
 
-from referee.calendar import deadline_ics, uid_of
+from referee.render.calendar import deadline_ics, uid_of
 
 BASE = dict(match_id="ff-winter", title="Founding Fathers", zone="Europe/Berlin", organizer="referee@example.org",
             domain="example.org", lang="en")

@@ -14,7 +14,7 @@ from refkit import in_order
 from seekit import new_match
 from test_picture_png import png_size
 
-from referee.cli import main
+from referee.app.cli import main
 
 MATCH_FILE = """\
 id: parts
@@ -89,8 +89,8 @@ def test_the_next_deadline_moves_with_the_same_uid_and_the_end_cancels_it(match)
 
 
 def test_a_queued_report_builds_to_the_same_bytes_on_both_send_paths(match):
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     assert main(["gm", "parts", "force"]) == 0
     ref = open_referee(load(match / "referee.yaml"))
     rows = ref.store._db.execute("SELECT message FROM outbox WHERE length(message) > 0").fetchall()  # welcomes are scrubbed
@@ -102,8 +102,8 @@ def test_a_queued_report_builds_to_the_same_bytes_on_both_send_paths(match):
 
 
 def test_a_picture_the_renderer_cannot_read_leaves_the_mail_without_it(match):
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     ref = open_referee(load(match / "referee.yaml"))
     with ref.store.transaction():
         ref.queue("broken:1", "parts", "adams@example.org", "Report", "text",

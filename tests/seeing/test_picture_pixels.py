@@ -11,8 +11,10 @@ from lxml import etree
 from PIL import Image, ImageChops, ImageStat
 from seekit import OUT, SAMPLES, views
 
-from referee import font_faces, glyphs, pictures, registry
-from referee.contract import Svg
+from referee.game_api import registry
+from referee.game_api.contract import Svg
+from referee.pictures import board as pictures
+from referee.pictures import font_faces, glyphs
 
 BOARDS = {"demo-founding_fathers": (1, 30, 84), "demo-perricumer_ratsspiel": (1, 8),
           "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 99)}

@@ -8,7 +8,8 @@ import zlib
 import pytest
 from seekit import FF, OUT, RS, views
 
-from referee import pictures, registry
+from referee.game_api import registry
+from referee.pictures import board as pictures
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -10,8 +10,9 @@ import pytest
 import resvg_py
 from lxml import etree
 
-from referee import font_faces, glyphs, pictures, raster
-from referee.contract import Svg
+from referee.game_api.contract import Svg
+from referee.pictures import board as pictures
+from referee.pictures import font_faces, glyphs, raster
 
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60" '
         f'font-family="{Svg.FONT}"><rect width="200" height="60" fill="#fbf8f0"/>')

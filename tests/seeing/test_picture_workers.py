@@ -9,7 +9,8 @@ import signal
 import pytest
 from seekit import FF, RS, views
 
-from referee import pictures, registry
+from referee.game_api import registry
+from referee.pictures import board as pictures
 
 
 @pytest.fixture

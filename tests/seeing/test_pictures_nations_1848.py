@@ -6,8 +6,8 @@ import pytest
 from seekit import OUT, SAMPLES, after, texts, views
 from test_picture_png import colours_in, png_size
 
-from referee import pictures
-from referee.contract import GM
+from referee.game_api.contract import GM
+from referee.pictures import board as pictures
 from referee_games.nations_dice import RULES as NATIONS
 from referee_games.revolution_1848 import RULES as R1848
 

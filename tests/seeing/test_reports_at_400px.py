@@ -15,11 +15,12 @@ from browser import Browser
 from refkit import in_order
 from seekit import OUT
 
-from referee import registry
-from referee.authority import Referee, Settings
-from referee.contract import Rng, derive_seed
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
+from referee.game_api.contract import Rng, derive_seed
+from referee.game_api.scripted import random_player
 from referee.mail.sink import MaildirSink
-from referee.scripted import random_player
 from referee.store.sqlite import SqliteStore
 
 WIDTH = 400

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from seekit import new_match
 
-from referee.cli import main
-from referee.contract import Rng
+from referee.app.cli import main
+from referee.game_api.contract import Rng
 
 MATCH_FILE = """\
 id: check-test
@@ -50,8 +50,8 @@ def test_schema_of_an_unknown_game_or_stage_is_refused(argv, capsys):
 @pytest.fixture
 def match(tmp_path, monkeypatch):
     new_match(tmp_path, monkeypatch, MATCH_FILE)
-    from referee.app import open_referee
-    from referee.config import load
+    from referee.app.config import load
+    from referee.app.wiring import open_referee
     ref = open_referee(load(tmp_path / "referee.yaml"))
     rules = ref.rules(ref.store.match("check-test"))
     return tmp_path, rules.load(ref.store.current_turn("check-test")["state"]), rules

@@ -69,7 +69,7 @@ def test_a_schema_refuses_an_unknown_order_and_a_missing_envelope(sites):
 
 
 def test_site_of_a_match_not_in_the_archive_is_refused(tmp_path, monkeypatch, capsys):
-    from referee.cli import main
+    from referee.app.cli import main
     monkeypatch.chdir(tmp_path)
     assert main(["site", "no-such-match"]) == 2
     assert "no archived match" in capsys.readouterr().err

@@ -9,7 +9,7 @@ import pytest
 from browser import Browser
 from seekit import FF, OUT, RS
 
-from referee.cli import main
+from referee.app.cli import main
 
 
 @pytest.fixture(scope="module")

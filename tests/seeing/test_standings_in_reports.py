@@ -10,7 +10,8 @@ import pytest
 import yaml
 from seekit import FF, RS
 
-from referee import registry, standings
+from referee.game_api import registry
+from referee.render import standings
 from referee.site.history import read_meta, setup_state, turns
 
 HEAD = {"en": "Standings (change since the last turn):", "de": "Stand (Änderung seit dem letzten Zug):"}

@@ -20,11 +20,12 @@ from pathlib import Path
 
 import toygame
 
-from referee import registry
-from referee.authority import Referee, Settings
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
 from referee.mail.inbound import parse_inbound
 from referee.mail.sink import MaildirSink
-from referee.render import Renderer
+from referee.render.renderer import Renderer
 from referee.store import open_store
 
 REFEREE = "referee@example.org"

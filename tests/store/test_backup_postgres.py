@@ -1,4 +1,4 @@
-"""Snapshots of a store on PostgreSQL (pg_dump / pg_restore, referee/backup_pg.py) on the
+"""Snapshots of a store on PostgreSQL (pg_dump / pg_restore, referee/store/backup_pg.py) on the
 real server of tests/pg.py: taken mid-campaign, restored into another schema, another
 database, or over the store itself, every match replays and plays on alike; the
 automatic snapshot before a close is taken there too.  The SQLite side: tests/hardening/test_backup.py."""
@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardening"))
 from hardkit import Outbox, clock, create, make_referee, toy_registered  # noqa: E402, F401 (fixtures)
 from test_backup import hashes, play_turn, two_matches  # noqa: E402
 
-from referee.archive import replay  # noqa: E402
-from referee.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify  # noqa: E402
-from referee.cli import main  # noqa: E402
+from referee.app.cli import main  # noqa: E402
+from referee.archive.record import replay  # noqa: E402
+from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify  # noqa: E402
 
 MATCHES = ("toy1", "toy2")
 
@@ -129,7 +129,7 @@ def test_backup_and_restore_from_the_command_line_on_postgresql(tmp_path, clock,
 
 
 def test_the_client_programs_get_the_store_s_password_as_libpq_s(monkeypatch):
-    from referee.backup_pg import _env
+    from referee.store.backup_pg import _env
 
     monkeypatch.delenv("PGPASSWORD", raising=False)
     monkeypatch.delenv("REFEREE_STORE_PASSWORD", raising=False)

@@ -10,8 +10,8 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import fastjson
-from referee.contract import canonical_json, hash_of_dump, state_hash
+from referee.game_api import fastjson
+from referee.game_api.contract import canonical_json, hash_of_dump, state_hash
 
 _scalars = (st.none() | st.booleans() | st.integers(min_value=-(2 ** 70), max_value=2 ** 70)
             | st.text(max_size=20) | st.sampled_from(["", "ä\"\\\n\t\x00\x01\x1f\x7f\u2028\u2029😀", "\uffff", "</"]))

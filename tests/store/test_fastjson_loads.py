@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from referee import fastjson
+from referee.game_api import fastjson
 
 AGREES = [
     '{"b": 1, "a": [1, 2.5, -0.0, null, true, false, "x"]}',

@@ -12,11 +12,12 @@ import pytest
 import toygame
 from storefix import backend, location, store_at  # noqa: F401 (fixtures)
 
-from referee import registry
-from referee.archive import replay
-from referee.authority import Referee, Settings
-from referee.cli import main
-from referee.render import Renderer
+from referee.app.cli import main
+from referee.app.referee import Referee
+from referee.archive.record import replay
+from referee.authority.base import Settings
+from referee.game_api import registry
+from referee.render.renderer import Renderer
 from referee.store import SchemaMismatch, open_store
 from referee.store.migrations import MIGRATIONS, version_of
 from referee.store.schema import SCHEMA_VERSION

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.config import ConfigError, load
+from referee.app.config import ConfigError, load
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 

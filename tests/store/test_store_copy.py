@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 import toygame
 
-from referee import registry
-from referee.authority import Referee, Settings
-from referee.cli import main
-from referee.render import Renderer
+from referee.app.cli import main
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api import registry
+from referee.render.renderer import Renderer
 from referee.store import open_store
 from referee.store.copy import differences
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 from storefix import backend, location, store, store_at  # noqa: F401 (fixtures)
 
-from referee import fastjson
-from referee.contract import encoded_with_hash, hash_of_dump
+from referee.game_api import fastjson
+from referee.game_api.contract import encoded_with_hash, hash_of_dump
 from referee.store.rows import encoded_parts, joined
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import yaml
 
-from referee.app import open_referee
-from referee.config import load
-from referee.contract import Rng
+from referee.app.config import load
+from referee.app.wiring import open_referee
+from referee.game_api.contract import Rng
 
 PLAYERS = ("alice", "bob", "carol")
 
@@ -120,7 +120,7 @@ close_workers: 1
             env.update(REFEREE_CRASH_AT=stop_at, REFEREE_CRASH_HOW="stop-group")   # the worker and its close workers
         log = open(self.folder / f"worker{len(self.workers)}.log", "w")
         # a session of its own: the worker and its close workers are one process group, killed together
-        proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "run"], env=env, cwd=self.folder,
+        proc = subprocess.Popen([sys.executable, "-m", "referee.app.cli", "run"], env=env, cwd=self.folder,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         self.workers.append(proc)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.contract import GM, LogEntry, Problem, Resolution, Rng
+from referee.game_api.contract import GM, LogEntry, Problem, Resolution, Rng
 
 TEMPLATES = Path(__file__).parent / "templates"
 

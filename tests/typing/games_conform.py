@@ -6,6 +6,6 @@ from games.founding_fathers import RULES as founding_fathers
 from games.nations_dice import RULES as nations_dice
 from games.perricumer_ratsspiel import RULES as perricumer_ratsspiel
 from games.revolution_1848 import RULES as revolution_1848
-from referee.contract import GameRules
+from referee.game_api.contract import GameRules
 
 GAMES: list[GameRules] = [founding_fathers, perricumer_ratsspiel, nations_dice, revolution_1848]

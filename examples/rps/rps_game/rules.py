@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from referee.contract import GM, LogEntry, Problem, Resolution, Rng
+from referee.game_api.contract import GM, LogEntry, Problem, Resolution, Rng
 
 SIGNS = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}

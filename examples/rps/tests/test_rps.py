@@ -3,8 +3,8 @@ run against it exactly as they run against the built-in games."""
 from rps_game import RULES
 from rps_game.rules import Throw
 
-from referee.conformance import check_game
-from referee.contract import Rng
+from referee.app.conformance import check_game
+from referee.game_api.contract import Rng
 
 
 def test_rock_beats_scissors_and_scores_against_each_player_it_beats():

@@ -1,7 +1,7 @@
 """Hand-built Founding Fathers positions for the tests."""
 from __future__ import annotations
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.edition import DEFAULT
 from referee_games.founding_fathers.state import FFState, new_data

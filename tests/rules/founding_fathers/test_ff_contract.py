@@ -7,8 +7,8 @@ import jinja2
 import pytest
 from ffkit import board, put_delegation
 
-from referee.contract import GM, GameRules, Rng, derive_seed, state_hash
-from referee.render_shared import SharedExtension
+from referee.game_api.contract import GM, GameRules, Rng, derive_seed, state_hash
+from referee.render.shared import SharedExtension
 from referee_games.founding_fathers import RULES, random_orders
 from referee_games.founding_fathers.edition import DEFAULT
 

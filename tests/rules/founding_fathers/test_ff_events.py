@@ -2,7 +2,7 @@
 import pytest
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.edition import PLANNER_ORDER
 from referee_games.founding_fathers.play import _event_choices

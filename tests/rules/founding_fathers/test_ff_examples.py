@@ -1,7 +1,7 @@
 """Every worked example of seed 001, checked to the point."""
 from ffkit import board, errors, kinds, play, put_delegation, take
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.rounds import end_bonus, end_game
 from referee_games.founding_fathers.state import free_markers

@@ -1,4 +1,4 @@
-"""The Founding Fathers HTML reports, rendered the production way (referee.render.Renderer,
+"""The Founding Fathers HTML reports, rendered the production way (referee.render.renderer.Renderer,
 StrictUndefined, autoescape) for every viewer at several points of a random game: well-formed,
 showing the facts of the context, the viewer's own hand only, and player names escaped."""
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee.contract import GM, Rng, derive_seed
-from referee.render import Renderer
-from referee.scripted import random_player
+from referee.game_api.contract import GM, Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import Renderer
 from referee_games.founding_fathers import RULES
 
 SEATS = ["ada", "bert", "cleo", "dora"]
@@ -152,7 +152,7 @@ def test_no_deadline_yet_leaves_the_deadline_out():
 
 def test_templates_never_mark_text_safe():
     """Autoescape is the only protection: no template of this game may switch it off."""
-    from referee.render import template_root
+    from referee.render.renderer import template_root
     for path in (template_root() / "founding_fathers").glob("*html*"):
         source = path.read_text(encoding="utf-8")
         assert "|safe" not in source.replace(" ", "") and "autoescape" not in source, path.name

@@ -2,7 +2,7 @@
 answered with every problem at once."""
 from __future__ import annotations
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.founding_fathers import RULES
 
 

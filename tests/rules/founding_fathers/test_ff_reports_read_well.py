@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from ffkit import board  # noqa: E402  (tests/rules/founding_fathers is on sys.path via rootdir conftest)
 
-from referee.contract import GM, LogEntry, Rng, derive_seed
-from referee.render import Renderer
+from referee.game_api.contract import GM, LogEntry, Rng, derive_seed
+from referee.render.renderer import Renderer
 from referee_games.founding_fathers import RULES
 
 RENDERER = Renderer()

@@ -3,7 +3,7 @@ from collections import Counter
 
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.engine import cut, draw, refill
 from referee_games.founding_fathers.rounds import end_game

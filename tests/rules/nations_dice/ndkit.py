@@ -1,7 +1,7 @@
 """Hand-built Nations positions for the tests."""
 from __future__ import annotations
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.edition import DEFAULT
 from referee_games.nations_dice.state import LETTER, NState

@@ -7,8 +7,8 @@ import yaml
 from ndkit import board, dice, game, markers, order, play
 from pydantic import ValidationError
 
-from referee.contract import GM, Rng
-from referee.render import Renderer
+from referee.game_api.contract import GM, Rng
+from referee.render.renderer import Renderer
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.edition import compile_edition
 

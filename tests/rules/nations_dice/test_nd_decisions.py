@@ -1,7 +1,7 @@
 """The decisions taken where the seed is silent (games/nations_dice/README.md)."""
 from ndkit import ED, board, dice, first, game, markers, play
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.phases import start_age, war
 from referee_games.nations_dice.pieces import give_back_dice

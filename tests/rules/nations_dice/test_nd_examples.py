@@ -1,7 +1,7 @@
 """Every worked example of seed 002, checked to the point."""
 from ndkit import ED, board, dice, die, first, game, kinds, markers, play
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.phases import score_culture
 

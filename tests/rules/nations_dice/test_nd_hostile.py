@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ndkit import game
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 
 IDS = st.sampled_from(["w1", "w2", "w5", "o1", "r9", "b2", "gold", "stone", "food", "reroll", "Stärke", "x", ""])

@@ -7,9 +7,9 @@ import pytest
 from htmlpage import assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee.contract import GM, Rng, derive_seed
-from referee.render import Renderer
-from referee.scripted import random_player
+from referee.game_api.contract import GM, Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import Renderer
 from referee_games.nations_dice import RULES
 
 SEATS = ["ada", "bert", "cleo"]

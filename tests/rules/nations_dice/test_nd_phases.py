@@ -1,7 +1,7 @@
 """Rolling, the plan walk, books, famine, turn order, war and the end of the game."""
 from ndkit import ED, board, dice, errors, event, first, game, markers, play, problems
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.famine import must_decide
 from referee_games.nations_dice.phases import end_game, new_order, war

@@ -1,7 +1,7 @@
 """The accelerated variant (R151–R160) and the solo game (R161–R174)."""
 from ndkit import ED, board, dice, errors, first, game, markers, play
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.flow import _solo_d4
 from referee_games.nations_dice.state import hall_of_fame

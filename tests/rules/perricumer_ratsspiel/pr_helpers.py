@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from referee.contract import GM, Rng
+from referee.game_api.contract import GM, Rng
 from referee_games.perricumer_ratsspiel import RULES
 from referee_games.perricumer_ratsspiel.orders import SessionOrders
 

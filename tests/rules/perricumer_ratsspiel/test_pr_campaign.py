@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.contract import GM, Rng, canonical_json, derive_seed, state_hash
+from referee.game_api.contract import GM, Rng, canonical_json, derive_seed, state_hash
 from referee_games.perricumer_ratsspiel import RULES, random_orders
 from referee_games.perricumer_ratsspiel.campaign import load_campaign
 

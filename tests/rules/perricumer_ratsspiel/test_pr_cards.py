@@ -127,7 +127,7 @@ def test_only_held_cards_can_be_played_and_a_faulty_card_is_no_card():
 def test_three_different_cards_are_chosen_in_round_one():
     from pr_helpers import new_game
 
-    from referee.contract import Rng
+    from referee.game_api.contract import Rng
     from referee_games.perricumer_ratsspiel.rules import RULES as R
     s = R.setup(["p1", "p2"], {"members": {"p1": "alrik", "p2": "sarina"}}, Rng(1))
     assert s["cards"] == {"p1": None, "p2": None}

@@ -20,7 +20,7 @@ def test_default_orders_are_every_standardaktion_and_only_warn():
 
 def test_missing_orders_play_no_card_administer_with_12_vote_as_npc_and_pick_at_random():
     s = session_state([1], members={"p1": "efferdan"}, korruption=5)
-    res = RULES.resolve(s, {}, __import__("referee.contract", fromlist=["Rng"]).Rng(4))
+    res = RULES.resolve(s, {}, __import__("referee.game_api.contract", fromlist=["Rng"]).Rng(4))
     st = res.state
     assert st["cards"]["p1"] == s["cards"]["p1"]                        # no card
     assert st["last"]["verwaltung"]["points"] == 12

@@ -2,7 +2,7 @@
 vote for Reichsvogt after the last round with its tie-breaks."""
 from pr_helpers import consensus_state, gm_entries, new_game, play, session_state
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.session import GameOver, settle
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from test_pr_html import SEATS, SNAPSHOTS, context, render  # noqa: E402  (same folder)
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 
 GERMAN = re.compile(r"Korruption|Verwaltungsarbeit|Wahlkampf|Einflussnahme")
 

@@ -1,7 +1,7 @@
 """Every worked example of the seed (004), checked to the point."""
 from pr_helpers import gm_entries, new_game, play, record, session_state
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.phases import cast_votes
 from referee_games.perricumer_ratsspiel.session import settle

@@ -1,4 +1,4 @@
-"""The Perricumer Ratsspiel HTML reports, rendered the production way (referee.render.Renderer,
+"""The Perricumer Ratsspiel HTML reports, rendered the production way (referee.render.renderer.Renderer,
 StrictUndefined, autoescape) for every viewer at several points of a random campaign:
 well-formed, showing the facts of the context, the viewer's own agenda only, names escaped."""
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pytest
 from htmlpage import Page, assert_styles_inline_when_mailed, parse  # noqa: F401  (tests/ is on sys.path)
 from markupsafe import escape
 
-from referee.contract import GM, Rng, derive_seed
-from referee.render import Renderer, template_root
-from referee.scripted import random_player
+from referee.game_api.contract import GM, Rng, derive_seed
+from referee.game_api.scripted import random_player
+from referee.render.renderer import Renderer, template_root
 from referee_games.perricumer_ratsspiel import RULES
 
 SEATS = ["ada", "bert", "cleo"]
@@ -161,7 +161,7 @@ def test_templates_never_mark_text_safe():
 
 
 def test_the_public_part_is_rendered_once_per_turn_and_each_reader_sees_their_own_row():
-    from referee.render import inline_styles
+    from referee.render.renderer import inline_styles
     renderer = Renderer()
     turn, state, result = SNAPSHOTS[-1]
     bodies = {v: render_with(renderer, context(state, result, v, "de", turn), "de") for v in SEATS}

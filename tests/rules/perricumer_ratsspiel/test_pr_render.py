@@ -4,8 +4,8 @@ from pathlib import Path
 import jinja2
 from pr_helpers import consensus_state, play
 
-from referee.contract import GM, Rng
-from referee.render_shared import SharedExtension
+from referee.game_api.contract import GM, Rng
+from referee.render.shared import SharedExtension
 from referee_games.perricumer_ratsspiel import RULES
 
 ROOT = Path(__file__).resolve().parents[3] / "templates"

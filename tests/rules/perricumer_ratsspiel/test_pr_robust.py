@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pr_helpers import ALL_CARDS, session_state
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.perricumer_ratsspiel import RULES
 
 IDS = ["efferdan", "alrik", "wallgrin", "sarina", "nobody", "pro", "contra", "retodan"]

@@ -2,7 +2,7 @@
 selection with gaps and its refill, and the GM's orders."""
 from pr_helpers import consensus_state, new_game, orders, play, record, session_state
 
-from referee.contract import GM, Rng
+from referee.game_api.contract import GM, Rng
 from referee_games.perricumer_ratsspiel import RULES
 from referee_games.perricumer_ratsspiel import council as C
 from referee_games.perricumer_ratsspiel.session import settle

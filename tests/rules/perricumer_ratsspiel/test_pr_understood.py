@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pr_helpers import orders, session_state
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.perricumer_ratsspiel import RULES
 
 

@@ -1,7 +1,7 @@
 """Hand-built 1848 positions for the tests."""
 from __future__ import annotations
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.revolution_1848 import RULES
 from referee_games.revolution_1848.edition import DEFAULT
 from referee_games.revolution_1848.state import State, new_data

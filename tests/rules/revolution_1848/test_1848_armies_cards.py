@@ -12,7 +12,7 @@ def holders(st) -> dict:
 
 
 def test_armies_are_shuffled_into_the_zusatz_stack():
-    from referee.contract import Rng
+    from referee.game_api.contract import Rng
     from referee_games.revolution_1848 import RULES
     st = RULES.setup(list(P4), {}, Rng(7))
     d = st.d

@@ -7,8 +7,8 @@ import yaml
 from pydantic import ValidationError
 from r1848kit import ED, board, lay
 
-from referee.conformance import play
-from referee.contract import GM, GameRules, Rng
+from referee.app.conformance import play
+from referee.game_api.contract import GM, GameRules, Rng
 from referee_games.revolution_1848 import RULES
 from referee_games.revolution_1848.edition import compile_edition
 

@@ -3,7 +3,7 @@ by player count and the final scoring."""
 import pytest
 from r1848kit import ED, board, errors, kinds, lay, problems, resolve
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.revolution_1848 import RULES
 from referee_games.revolution_1848.state import TO_WIN
 from referee_games.revolution_1848.trick import final_scores

@@ -3,8 +3,8 @@ once, a name ending in a period ends its sentence once, the own hand only."""
 import pytest
 from r1848kit import board
 
-from referee.contract import GM, LogEntry
-from referee.render import Renderer
+from referee.game_api.contract import GM, LogEntry
+from referee.render.renderer import Renderer
 from referee_games.revolution_1848 import RULES
 
 RENDERER = Renderer()

@@ -3,7 +3,7 @@ in English and German, short, and saying what the rules we play by say (RULES.md
 seed 003): the numbers in it are the game's own constants."""
 from __future__ import annotations
 
-from referee import registry
+from referee.game_api import registry
 from referee_games.revolution_1848.state import DRAW_MAX, HAND_MAX, TO_WIN
 
 
@@ -28,7 +28,7 @@ def test_the_summary_says_what_the_rules_say():
 
 
 def test_the_welcome_mail_carries_it():
-    from referee.render import Renderer
+    from referee.render.renderer import Renderer
     rules = registry.get("revolution_1848")
     subject, text = Renderer().mail(
         "welcome", "de", match={"id": "m", "title": "1848", "game": rules.name, "lang": "de", "timezone": "UTC"},

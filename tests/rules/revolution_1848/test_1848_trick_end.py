@@ -1,7 +1,7 @@
 """What happens at the end of a trick and between tricks, each a named test."""
 from r1848kit import ED, board, kinds, resolve
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.revolution_1848 import RULES
 
 AB = ("ada", "bert")

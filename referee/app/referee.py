@@ -1,0 +1,172 @@
+"""``Referee``: the parts of the authority built once and wired together; the
+one object the CLI and the service loop talk to.  It holds no state of its own:
+every method hands over to the part that owns it."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+import referee.intake as reader_module
+from referee.archive.record import Archive
+from referee.authority.base import Lookups, Settings, aware
+from referee.authority.gate.commands import Commands
+from referee.authority.gate.faults import Faults
+from referee.authority.gate.intake import Intake
+from referee.authority.gate.notices import Notices
+from referee.authority.gate.orders import Orders
+from referee.authority.matches.create import Matches
+from referee.authority.queries import Queries
+from referee.authority.queue import MailQueue
+from referee.authority.replies import Replies
+from referee.authority.talk.talk import Talk
+from referee.outbox.sender import Outbox
+from referee.render.renderer import Renderer
+from referee.turns.closing import Closing
+from referee.turns.guard import CloseGuard
+from referee.turns.outage import Outages
+
+
+class Referee:
+    def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
+                 clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
+                 intake=None) -> None:
+        self.store = store
+        self.archive = Archive(Path(archive_root))
+        self.renderer = renderer or Renderer()
+        self.settings = settings or Settings()
+        self.now = aware(clock)
+        self.wall_clock = clock is None   # a simulated clock (tests, the demo) is handed to close workers per close
+        reader = intake or reader_module   # the parsing and checking of documents (a test may bring its own)
+        store, archive, renderer, settings, now = self.store, self.archive, self.renderer, self.settings, self.now
+        # built in the order of their dependencies: each part gets only what it uses
+        self.lookups = Lookups(store, settings)
+        self.mail_queue = MailQueue(store, settings, now, archive)
+        self.faults = Faults(store, self.lookups, renderer, self.mail_queue, now)
+        self.outbox = Outbox(store, self.mail_queue, self.faults, now)
+        self.notices = Notices(store, renderer, self.lookups, self.mail_queue, now)
+        self.matches = Matches(store, archive, renderer, self.lookups, self.mail_queue, settings, now)
+        self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now)
+        self.replies = Replies(store, renderer, self.lookups, self.mail_queue, reader, settings, now)
+        self.orders = Orders(store, renderer, self.lookups, self.replies, reader, now)
+        self.talk = Talk(store, archive, renderer, self.lookups, self.mail_queue, self.replies, reader, settings, now)
+        self.commands = Commands(store, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
+                                 self.notices, self.matches, self.closing, settings, now, talk=self.talk)
+        self.intake = Intake(store, archive, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
+                             self.commands, reader, settings, now, talk=self.talk)
+        self.queries = Queries(store, self.lookups, self.faults, now)
+        # hardening (issue 13, ops): outages, the close guard, a snapshot before closing
+        self.outages = Outages(store, renderer, self.lookups, self.mail_queue, self.notices, self.faults, now,
+                               watch=self.settings.watch_outages)
+        self.close_guard = CloseGuard(store, renderer, self.lookups, self.mail_queue, now)
+        self.closing.before_close = self._before_close
+        self._pass, self._snapshot_pass = 0, -1
+
+    # -- mail in, mail out, the clock ----------------------------------------
+    def handle(self, mail):
+        return self.intake.handle(mail)
+
+    def tick(self, budget: float | None = None, pool=None):
+        """Close what is due, remind who is late; ``pool``: a ``referee.app.close_pool.ClosePool``
+        whose worker processes do the closes (this process decides what is due)."""
+        if self.closing._tick_cursor is None:   # a new pass over the matches
+            self._pass += 1
+            self.outages.check()
+            self.close_guard.sweep()
+        return self.closing.tick(budget) if pool is None else pool.tick(self, budget)
+
+    def closing_allowed(self, match_id: str) -> bool:
+        """Before a tick's close in a worker: the close guard's word, and the pass's snapshot."""
+        return self._before_close(match_id, False)
+
+    def mail_read(self) -> None:
+        """The service read the whole mailbox: the heartbeat outages are measured by."""
+        self.outages.mail_read()
+
+    def _before_close(self, match_id: str, forced: bool) -> bool:
+        if not self.close_guard.allows(match_id, forced):
+            return False
+        backup = self.settings.auto_backup
+        if backup is not None and (forced or self._snapshot_pass != self._pass):
+            self._snapshot_pass = self._pass   # one snapshot a pass: a league closing at once is one moment
+            try:
+                backup.take(self.store, self.archive.root, self.now(), match_id)
+            except Exception:   # no snapshot is no reason to keep a table waiting; the log says so
+                logging.getLogger("referee.store.backup").exception("the snapshot before closing %s failed", match_id)
+        return True
+
+    def send_pending(self, sink, limit: int = 500):
+        return self.outbox.send_pending(sink, limit)
+
+    # -- matches and the GM ----------------------------------------------------
+    def create_match(self, spec, *, gm_key: str | None = None, seed: str | None = None):
+        return self.matches.create_match(spec, gm_key=gm_key, seed=seed)
+
+    def start(self, match_id: str) -> None:
+        self.matches.start(match_id)
+
+    def gm_command(self, match_id: str, cmd: str, args: dict, requested_by=None) -> str:
+        return self.commands.gm_command(match_id, cmd, args, requested_by=requested_by)
+
+    def pause(self, match_id: str) -> str:
+        return self.commands.pause(match_id)
+
+    def resume(self, match_id: str) -> str:
+        return self.commands.resume(match_id)
+
+    def extend(self, match_id: str, hours=None, until=None) -> str:
+        return self.commands.extend(match_id, hours=hours, until=until)
+
+    def replace_player(self, match_id: str, player_id: str, email: str, name: str | None = None) -> str:
+        return self.commands.replace_player(match_id, player_id, email, name)
+
+    def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
+        return self.commands.add_observer(match_id, email, lang)
+
+    def end(self, match_id: str) -> str:
+        return self.commands.end(match_id)
+
+    def force(self, match_id: str) -> str:
+        return self.closing.force(match_id)
+
+    def preview(self, match_id: str, tag: str | None = None) -> str:
+        return self.closing.preview(match_id, tag)
+
+    def rollback(self, match_id: str) -> str:
+        return self.closing.rollback(match_id)
+
+    def close_turn(self, match_id: str) -> int | None:
+        return self.closing.close_turn(match_id)
+
+    # -- views, faults and look-ups --------------------------------------------
+    def overview(self) -> list[dict]:
+        return self.queries.overview()
+
+    def set_aside(self) -> dict:
+        return self.queries.set_aside()
+
+    def next_due(self) -> datetime | None:
+        return self.queries.next_due()
+
+    def guarded(self, stage: str, item: str, match_id: str | None = None, turn: int | None = None):
+        return self.faults.guarded(stage, item, match_id, turn)
+
+    def rules(self, match: dict):
+        return self.lookups.rules(match)
+
+    def turn_state(self, rules, match_id: str, turn: dict):
+        return self.lookups.turn_state(rules, match_id, turn)
+
+    @property
+    def _states(self) -> dict:
+        return self.lookups._states
+
+    def queue(self, *args, **kwargs) -> bool:
+        return self.mail_queue.queue(*args, **kwargs)
+
+    def build_message(self, data: bytes):
+        return self.mail_queue.build_message(data)
+
+    def wire_message(self, data: bytes):
+        return self.mail_queue.wire_message(data)

@@ -1,0 +1,218 @@
+"""A game's board picture: asked of the game (its optional ``picture`` hook),
+turned from SVG into PNG here, because several mail clients show no inline SVG.
+
+Its text is drawn as glyph outlines shaped once per process (``glyphs.py``, the
+face resvg would pick, ``font_faces.py``); a board left with plain shapes is then
+rasterized and PNG-encoded by libvips (``raster.py``), anything else by resvg (the
+``resvg-py`` wheel) as before.  Both are self-contained binary wheels with no
+system library behind them.  On the four games' boards this is 2.5-3.5x less CPU
+than resvg drawing the text itself (``bench/pictures_png.py``), for pixels that
+differ in anti-aliasing only (``tests/seeing/test_picture_pixels.py``).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import resvg_py
+
+from referee.pictures import glyphs, raster
+from referee.runtime import gc_policy
+
+log = logging.getLogger("referee.pictures.board")
+
+MAX_SVG_CHARS = 2_000_000   # a picture larger than this is a game's bug, not a board
+
+
+def svg_of(rules, view: dict, lang: str) -> str | None:
+    """The game's SVG for one view, or None if it draws none.  A picture is an
+    extra: a game whose hook fails still gets its reports (the fault is logged)."""
+    hook = getattr(rules, "picture", None)
+    if hook is None:
+        return None
+    try:
+        svg = hook(view, lang)
+    except Exception:
+        log.exception("%s: drawing the picture failed", getattr(rules, "name", "?"))
+        return None
+    if not isinstance(svg, str) or not svg.strip() or len(svg) > MAX_SVG_CHARS:
+        return None
+    return svg
+
+
+def png_of(svg: str) -> bytes | None:
+    """PNG bytes of an SVG document (None if it cannot be read).  Its text is drawn
+    as glyph outlines kept in this process (``glyphs.outline``: resvg would read the
+    font and shape every text again, for the same pixels); a board left with plain
+    shapes only is rasterized by libvips (``raster.png``: resvg's PNG encoder was
+    most of the rest), anything else by resvg as before."""
+    outlined = glyphs.outline(svg)
+    if outlined is not None and outlined.shapes_only:
+        png = raster.png(outlined.svg)
+        if png is not None:
+            return png
+    try:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg if outlined is None else outlined.svg))
+    except ValueError:
+        log.exception("rendering a picture failed")
+        return None
+
+
+def picture_png(rules, view: dict, lang: str) -> bytes | None:
+    svg = svg_of(rules, view, lang)
+    return None if svg is None else png_of(svg)
+
+
+# -- rendering beside the close ----------------------------------------------------
+# A PNG takes 25-55 ms of CPU (100-250 ms before glyphs.py), the whole rest of a
+# report's sending a few: a close hands its distinct pictures to worker processes
+# (``prerender``) as soon as it has drawn them, so they are ready on the other
+# core by the time the outbox sends.  What a worker returns is the very bytes
+# ``png_of`` gives here; a worker that dies costs nothing but the time: the
+# picture is rendered here instead (``cached_png``).  Nothing a worker makes is
+# stored: the store and the archive keep the SVG.
+WORKERS = max(1, (os.cpu_count() or 2) - 1)   # 0: render in this process only
+KEEP = 512   # pictures ready or under way (a PNG is 40-70 kB: at most ~35 MB)
+WAIT = 60.0  # seconds a send waits for a worker before rendering itself
+
+_pool: ProcessPoolExecutor | None = None
+_pool_pid = 0
+_ready: OrderedDict[str, Future] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _key(svg: str) -> str:
+    return hashlib.sha256(svg.encode()).hexdigest()
+
+
+def _executor() -> ProcessPoolExecutor | None:
+    """The worker pool, started on first use (spawned: a forked copy of a service
+    would carry its store connection and threads)."""
+    global _pool, _pool_pid
+    if WORKERS <= 0:
+        return None
+    if _pool is None or _pool_pid != os.getpid():
+        _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_start)
+        _pool_pid = os.getpid()
+    return _pool
+
+
+def _start() -> None:
+    """A picture worker's start-up: fonts and libvips ready, then frozen (``gc_policy.settle``)."""
+    try:
+        prime()
+    except Exception:   # the first picture tries again (and falls back to resvg)
+        log.exception("priming the picture worker failed")
+    gc_policy.settle()
+
+
+def _drop_pool() -> None:
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def prime() -> None:
+    """In a worker: read the system's fonts and load libvips now, not for the first picture."""
+    glyphs.prime()
+    raster.ready()
+
+
+def warm() -> None:
+    """Start the picture workers now (a spawned interpreter takes a second to come up,
+    its fonts and libvips another 40 ms), so the first close's pictures do not wait for them."""
+    with _lock:
+        try:
+            pool = _executor()
+            if pool is not None:
+                pool.submit(prime)
+        except (BrokenProcessPool, RuntimeError, OSError):
+            _drop_pool()
+
+
+def prerender(svgs: Iterable[str]) -> int:
+    """Start rendering each of ``svgs`` not already ready or under way; returns how
+    many were handed to a worker.  Never raises: a picture is an extra."""
+    started = 0
+    with _lock:
+        for svg in svgs:
+            key = _key(svg)
+            if key in _ready:
+                _ready.move_to_end(key)
+                continue
+            try:
+                pool = _executor()
+                if pool is None:
+                    return started
+                _ready[key] = pool.submit(png_of, svg)
+            except (BrokenProcessPool, RuntimeError, OSError):
+                log.warning("the picture workers are gone; pictures are rendered in this process")
+                _drop_pool()
+                return started
+            started += 1
+            while len(_ready) > KEEP:
+                _ready.popitem(last=False)[1].cancel()
+    return started
+
+
+def has(svg: str) -> bool:
+    """Whether a PNG of ``svg`` is kept here, or under way in a picture worker."""
+    with _lock:
+        future = _ready.get(_key(svg))
+    return future is not None and not future.cancelled()
+
+
+def keep(svg: str, png: bytes | None) -> None:
+    """A PNG of ``svg`` rendered elsewhere (a close worker process), ready for ``cached_png``."""
+    done: Future = Future()
+    done.set_result(png)
+    with _lock:
+        _ready[_key(svg)] = done
+        while len(_ready) > KEEP:
+            _ready.popitem(last=False)[1].cancel()
+
+
+def cached_png(svg: str) -> bytes | None:
+    """PNG of ``svg``: a worker's if it rendered it (or is at it), else rendered
+    here and kept; every report of a close carries the same public picture, so
+    it is rendered once, not once per recipient."""
+    key = _key(svg)
+    with _lock:
+        future = _ready.get(key)
+        if future is not None:
+            _ready.move_to_end(key)
+    if future is not None and future.cancel():   # not started yet: this process renders it, not waits for it
+        future = None
+    if future is not None:
+        try:
+            return future.result(timeout=WAIT)
+        except CancelledError:
+            pass
+        except Exception:   # the worker died or hung: this process renders it
+            log.warning("a picture worker failed; rendering the picture here", exc_info=True)
+            with _lock:
+                if _ready.get(key) is future:
+                    del _ready[key]
+                if isinstance(future.exception(timeout=0) if future.done() else None, BrokenProcessPool):
+                    _drop_pool()
+    png = png_of(svg)
+    keep(svg, png)
+    return png
+
+
+def shutdown() -> None:
+    """Stop the picture workers (waiting for them); the next ``prerender`` starts new ones."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+        _ready.clear()
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)

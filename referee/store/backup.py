@@ -1,0 +1,307 @@
+"""Snapshots of the store and the ``turns/`` archive, taken while the service runs,
+and their restore.
+
+A snapshot is a folder::
+
+    MANIFEST.json      format, backend, when, the store file's sha256, every archive file's size
+    store.sqlite       (or store.pgdump) the store as one consistent moment
+    turns/...          the archive as that moment knows it
+
+The store is dumped first (SQLite's online backup API; ``pg_dump`` in custom
+format for PostgreSQL); then the archive is copied, but a turn's results only
+where the dumped store holds that turn as archived: a restored store never
+counts on archive files it did not see, and a turn resolved but not yet written
+is written by the next tick (``repair_archive``), as after a crash.  Archive
+files are only ever replaced whole (``archive._write``), so they are hard-linked
+where the snapshot lies on the same file system.  A snapshot is written under a
+temporary name and renamed when complete: a half-written one is never taken.
+
+The store's kind picks a ``StoreBackend`` (``backend_for``); a new store brings
+its own by setting ``backup_backend`` to a name in ``BACKENDS``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from referee.store.backup_pg import PostgresBackend
+from referee.store.schema import SCHEMA_VERSION
+
+FORMAT = 1
+MANIFEST = "MANIFEST.json"
+RESULTS = ("orders.yaml", "turn.json", "reports")   # what a turn folder holds once archived
+
+
+class BackupError(RuntimeError):
+    pass
+
+
+class SqliteBackend:
+    name, file = "sqlite", "store.sqlite"
+
+    def dump(self, store, folder: Path) -> Path:
+        target = folder / self.file
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)   # key hashes: owner only
+        os.close(fd)
+        out = sqlite3.connect(target)
+        try:
+            if store.path == ":memory:":
+                store.connection.backup(out)
+            else:
+                src = sqlite3.connect(store.path, timeout=30)
+                try:
+                    src.backup(out)   # pages copied in one read transaction: one consistent moment
+                finally:
+                    src.close()
+        finally:
+            out.close()
+        return target
+
+    def archived(self, dumped: Path) -> set[tuple[str, int]]:
+        db = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
+        try:
+            return {(m, int(n)) for m, n in db.execute("SELECT match, number FROM turns WHERE archived=1")}
+        finally:
+            db.close()
+
+    def check(self, dumped: Path) -> list[str]:
+        try:
+            db = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
+            try:
+                ok = db.execute("PRAGMA integrity_check").fetchone()[0]
+                version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as e:
+            return [f"{dumped.name}: not a readable SQLite database ({e})"]
+        problems = [] if ok == "ok" else [f"{dumped.name}: integrity check says {ok}"]
+        if version is None or int(version[0]) != SCHEMA_VERSION:
+            problems.append(f"{dumped.name}: schema version {version and version[0]}, this referee needs {SCHEMA_VERSION}")
+        return problems
+
+    def in_use(self, location: str) -> bool:
+        """Another connection is writing (a running service mid-transaction)."""
+        if not Path(location).exists():
+            return False
+        db = sqlite3.connect(location, timeout=0.5)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ROLLBACK")
+            return False
+        except sqlite3.OperationalError:
+            return True
+        finally:
+            db.close()
+
+    def holds_matches(self, location: str) -> bool:
+        if not Path(location).exists():
+            return False
+        db = sqlite3.connect(location, timeout=30)
+        try:
+            return db.execute("SELECT count(*) FROM matches").fetchone()[0] > 0
+        except sqlite3.OperationalError:   # no tables yet
+            return False
+        finally:
+            db.close()
+
+    def last_tick(self, location: str) -> datetime | None:
+        if not Path(location).exists():
+            return None
+        db = sqlite3.connect(location, timeout=30)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key='last_tick'").fetchone()
+        except sqlite3.OperationalError:
+            return None
+        finally:
+            db.close()
+        return datetime.fromisoformat(row[0]) if row else None
+
+    def load(self, dumped: Path, location: str) -> None:
+        Path(location).parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(location, os.O_RDWR | os.O_CREAT, 0o600))
+        src = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
+        dst = sqlite3.connect(location, timeout=30)
+        try:
+            src.backup(dst)   # replaces every page in one write transaction, WAL and all
+        finally:
+            src.close()
+            dst.close()
+
+
+BACKENDS = {"sqlite": SqliteBackend, "postgresql": PostgresBackend}
+
+
+def backend_for(store):
+    return BACKENDS[getattr(store, "backup_backend", "sqlite")]()
+
+
+def backend_named(name: str):
+    try:
+        return BACKENDS[name]()
+    except KeyError:
+        raise BackupError(f"snapshot of an unknown store kind {name!r}") from None
+
+
+# -- taking a snapshot ---------------------------------------------------------
+def snapshot(store, archive_root: Path, dest: Path, *, now: datetime | None = None, link: bool = True) -> Path:
+    """Write a complete snapshot into ``dest`` (absent or empty); returns it."""
+    dest = Path(dest)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise BackupError(f"{dest} exists and is not an empty folder")
+    backend = backend_for(store)
+    partial = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True, mode=0o700)
+    try:
+        dumped = backend.dump(store, partial)
+        store_hash = _sha256(dumped)
+        files = _copy_archive(Path(archive_root), partial / "turns", backend.archived(dumped), link)
+        manifest = {"format": FORMAT, "backend": backend.name, "store_file": dumped.name, "store_sha256": store_hash,
+                    "schema_version": SCHEMA_VERSION, "taken": (now or datetime.now(UTC)).isoformat(),
+                    "archive": files}
+        _write_json(partial / MANIFEST, manifest)
+        if dest.exists():
+            dest.rmdir()
+        os.replace(partial, dest)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return dest
+
+
+def _copy_archive(root: Path, out: Path, archived: set[tuple[str, int]], link: bool) -> dict[str, int]:
+    """Copy (or link) the archive; a turn's results only where ``archived`` holds that turn."""
+    files: dict[str, int] = {}
+    if not root.is_dir():
+        return files
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.name.startswith(".") or path.is_symlink():
+            continue   # half-written temporaries (.name.tmp) are not the archive
+        rel = path.relative_to(root)
+        parts = rel.parts
+        if (len(parts) >= 3 and parts[1].startswith("t") and parts[1][1:].isdigit() and parts[2] in RESULTS
+                and (parts[0], int(parts[1][1:])) not in archived):
+            continue   # resolved after the store's moment, or not yet written whole
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _link_or_copy(path, target, link)
+        files[rel.as_posix()] = target.stat().st_size
+    return files
+
+
+def _link_or_copy(src: Path, dst: Path, link: bool) -> None:
+    if link:
+        try:
+            os.link(src, dst)
+            return
+        except OSError:   # another file system, or links not allowed: copy
+            pass
+    shutil.copy2(src, dst)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# -- checking and restoring ------------------------------------------------------
+def verify(folder: Path) -> tuple[dict | None, list[str]]:
+    """(the manifest, every problem found); a snapshot with problems is never restored."""
+    folder = Path(folder)
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"]
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return None, [f"{folder}: snapshot format {manifest.get('format') if isinstance(manifest, dict) else '?'}, "
+                      f"this referee reads {FORMAT}"]
+    problems: list[str] = []
+    try:
+        backend = backend_named(str(manifest.get("backend")))
+    except BackupError as e:
+        return manifest, [str(e)]
+    dumped = folder / Path(str(manifest.get("store_file", ""))).name
+    if not dumped.is_file():
+        return manifest, [f"{folder}: the store file {dumped.name} is missing"]
+    if _sha256(dumped) != manifest.get("store_sha256"):
+        problems.append(f"{dumped.name}: its checksum differs from the manifest's (damaged or changed)")
+    else:
+        problems += backend.check(dumped)
+    archive = manifest.get("archive") if isinstance(manifest.get("archive"), dict) else {}
+    for link in (p for p in (folder / "turns").rglob("*") if p.is_symlink()):
+        problems.append(f"{link.relative_to(folder)}: a symbolic link; a snapshot holds none")
+        break
+    for rel, size in archive.items():
+        path = folder / "turns" / rel
+        if (".." in Path(rel).parts or Path(rel).is_absolute() or path.is_symlink() or not path.is_file()
+                or path.stat().st_size != size):
+            problems.append(f"turns/{rel}: missing or of another size than when taken")
+            if len(problems) > 20:
+                break
+    return manifest, problems
+
+
+def restore(folder: Path, store_location: str, archive_root: Path, *, force: bool = False,
+            now: datetime | None = None) -> dict:
+    """Bring a snapshot back; refuses a store in use or holding matches, and a
+    non-empty archive, unless ``force`` (the old archive is then kept beside)."""
+    folder, archive_root = Path(folder), Path(archive_root)
+    manifest, problems = verify(folder)
+    if problems or manifest is None:
+        raise BackupError("the snapshot is not whole: " + "; ".join(problems[:5]))
+    backend = backend_named(manifest["backend"])
+    if backend.in_use(store_location):
+        raise BackupError(f"{store_location} is in use (a running referee?); stop it first")
+    now = now or datetime.now(UTC)
+    if not force:
+        ticked = backend.last_tick(store_location)
+        if ticked is not None and now - ticked < timedelta(minutes=5):
+            raise BackupError(f"{store_location} ticked {int((now - ticked).total_seconds())}s ago: "
+                              "is the service running? stop it, or give --force")
+        if backend.holds_matches(store_location):
+            raise BackupError(f"{store_location} holds matches; give --force to replace them")
+        if archive_root.is_dir() and any(archive_root.iterdir()):
+            raise BackupError(f"{archive_root} is not empty; give --force to replace it (the old one is kept beside)")
+    backend.load(folder / manifest["store_file"], store_location)
+    kept = None
+    if archive_root.exists():
+        kept = archive_root.with_name(f"{archive_root.name}.before-restore-{now:%Y%m%dT%H%M%S}")
+        os.replace(archive_root, kept)
+    shutil.copytree(folder / "turns", archive_root) if (folder / "turns").is_dir() else archive_root.mkdir(parents=True)
+    return {"taken": manifest["taken"], "files": len(manifest["archive"]), "old_archive": str(kept) if kept else None}
+
+
+# -- automatic snapshots before closes ----------------------------------------------
+@dataclass
+class AutoBackup:
+    """A snapshot before the first close of every tick pass (and before every
+    close the GM asks for), the newest ``keep`` kept in ``folder``."""
+    folder: Path
+    keep: int = 10
+
+    def take(self, store, archive_root: Path, now: datetime, label: str) -> Path:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        name = f"auto-{now:%Y%m%dT%H%M%S%f}-{label}"[:120]
+        path = snapshot(store, archive_root, self.folder / name, now=now)
+        self.prune()
+        return path
+
+    def prune(self) -> None:
+        taken = sorted(p for p in self.folder.iterdir() if p.is_dir() and p.name.startswith("auto-"))
+        for old in taken[:-self.keep]:
+            shutil.rmtree(old, ignore_errors=True)

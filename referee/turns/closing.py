@@ -1,0 +1,364 @@
+"""Closing turns: reminders, due and early closes, resolution, reports, archive;
+and the GM's force, preview and rollback.
+
+A close is worked out with nothing locked (``close_compute``: re-validate,
+default the missing, resolve with the turn seed, render every report), its
+reports (and the turn's record: orders.yaml, turn.json) written and synced in a
+hidden folder and hidden files of the turn's, then stored in one short
+transaction (``close_commit``) that checks under the match's claim that
+nothing it read has changed, moves the reports into place, adds the next turn
+and queues every report under a dedupe key.  The record gets its names after the
+commit; the turn is flagged archived once those names are durable too: within a
+pass, its folder is fsynced with the other closes' in one round and all are flagged
+in one transaction (``close_flags.PendingFlags``); a close outside a pass is flagged
+before it returns.  So a crash at any point either repeats the whole close (nothing
+was committed) or only the record's writing (the repair writes it from what was
+committed, durably, and flags it).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from referee.archive import staging as archive_close
+from referee.runtime import gc_policy
+from referee.pictures import board as pictures
+from referee.runtime import crash
+from referee.turns.commit import CloseCommit, Verdict, committed_record, stripe, turn_json
+from referee.outbox.refs import report_name
+from referee.turns.compute import CloseCompute, Plan, kept_of
+from referee.turns.flags import PendingFlags
+from referee.authority.matches.dropouts import Dropouts
+from referee.authority.order_mail import schema_url
+from referee.authority.wording import Refusal
+from referee.game_api.contract import GM, Rng
+
+SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
+
+
+@dataclass
+class Begun:
+    """A close's try worked out, its files staged and their sync begun (``Closing.begin_close``)."""
+    number: int | None   # the turn the caller saw open
+    plan: Plan
+    lock: threading.RLock   # the turn's stripe, held until the try is committed or given up
+    staged: archive_close.Staged | None   # None: the disk refused the files (the stored result keeps the bodies)
+
+
+@dataclass
+class TickReport:
+    closed: list[tuple[str, int]] = field(default_factory=list)
+    reminded: int = 0
+    failed: list[tuple[str, int]] = field(default_factory=list)
+    more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
+
+
+class Closing:
+    """Everything that ends a turn: the tick's due and early closes and reminders,
+    the GM's force, preview and rollback, and writing (and repairing) the archive.
+    Its dependencies are all in its constructor, so a worker that only closes
+    turns needs nothing else."""
+
+    def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now) -> None:
+        self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
+        self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
+        self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
+        self.compute = CloseCompute(store, renderer, lookups, now)
+        self.committer = CloseCommit(self, self.dropouts)
+        self.flags = PendingFlags(store, archive, faults)   # turns placed, flagged once their names are durable
+
+    _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
+    # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
+    before_close = None
+
+    @gc_policy.closing_pass()   # fewer collections while a pass allocates (restored after it)
+    def tick(self, budget: float | None = None, due_close=None) -> TickReport:
+        """One pass over every running match: close what is due, remind who is late.
+        Each match, close, reminder and archive repair in a guard of its own.
+        ``budget``: stop after so many seconds and go on from there next time, so
+        that the service reads and answers mail while a league closes.
+        ``due_close(match_id, number)``: called for a due turn instead of closing it
+        here (the close pool's workers close it); it returns None, so nothing is reported closed."""
+        with self.flags.batch():   # the pass's closes flagged together, after one fsync round
+            return self._tick(budget, due_close)
+
+    def _tick(self, budget: float | None, due_close) -> TickReport:
+        report, start = TickReport(), time.monotonic()
+        if self._tick_cursor is None:
+            self.repair_archive()
+        now = self.now()
+        left = [m for m in self.store.matches("running")
+                if self._tick_cursor is None or m["id"] > self._tick_cursor]
+        for i, match in enumerate(left):
+            with self.faults.guarded("tick", match["id"], match["id"]):
+                self._tick_match(match, now, report, due_close or self.close_turn)
+            self._tick_cursor = match["id"]
+            if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
+                report.more = True   # at least one match a call: a pass always ends
+                return report
+        self._tick_cursor = None
+        return report
+
+    def _tick_match(self, match: dict, now, report: TickReport, close_turn) -> None:
+        turn = self.store.current_turn(match["id"])
+        if turn is None or turn["status"] != "open" or not turn["deadline"]:
+            return
+        timing = self.lookups.timing(match)
+        deadline = datetime.fromisoformat(turn["deadline"])
+        item = f"{match['id']}:{turn['number']}.{turn['rev']}"
+        # past deadline and grace a turn closes whoever is in or waiting: the orders and wait flags
+        # are read only when they can matter (a close due "early" or "complete")
+        due = timing.close_due(deadline, now, False, True)
+        if due is None:
+            all_in = not self.lookups.still_awaited(match["id"], turn)
+            due = all_in and timing.close_due(deadline, now, True, bool(self.store.waits(match["id"], turn["number"])))
+        if due:
+            with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
+                closed = close_turn(match["id"], turn["number"])
+            if guard.failed:  # the turn stays open and is tried again next tick
+                report.failed.append((match["id"], turn["number"]))
+            elif closed is not None:   # its fault, if any, was cleared in the close's transaction
+                report.closed.append((match["id"], turn["number"]))
+        else:
+            with self.faults.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
+                report.reminded += self._remind(match, turn, now, deadline, timing)
+
+    def _remind(self, match, turn, now, deadline, timing) -> int:
+        offset = timing.due_reminder(deadline, now, datetime.fromisoformat(turn["opened"]))
+        if offset is None:
+            return 0
+        count = 0
+        names = self.lookups.names(match["id"])
+        for pid in self.lookups.still_awaited(match["id"], turn):
+            player = self.store.player(match["id"], pid)
+            lang = self.lookups.lang_of(match, player)
+            rules = self.lookups.rules(match)
+            subject, text = self.renderer.mail(
+                "reminder", lang, match=self.lookups.match_ctx(match, rules), player=player,
+                turn=turn["number"], deadline=self.lookups.deadline_info(match, turn, lang),
+                awaited=[names[p]["name"] for p in self.lookups.still_awaited(match["id"], turn)],
+                order_form=rules.order_form(rules.load(turn["state"]), pid, lang),
+                schema_url=schema_url(self.lookups.settings.site_url, match["id"], turn["awaiting"].get(pid)))
+            key = f"remind:{match['id']}:{turn['number']}.{turn['rev']}:{pid}:{int(offset.total_seconds())}"
+            count += self.queue.queue(key, match["id"], player["email"], subject, text)
+        return count
+
+    # -- closing ----------------------------------------------------------------
+    def force(self, match_id: str, meant: int | None = None) -> str:
+        """Close the open turn now; ``meant``: the turn the GM saw open (a mailed close)."""
+        number = self.close_turn(match_id, meant, forced=True)
+        if number is None:
+            if self._just_closed is not None:   # another worker closed it while this one waited for it
+                raise Refusal("gm.just_closed", turn=self._just_closed)
+            done = self.store.turn(match_id, meant) if meant is not None else None
+            if done is not None and done["status"] != "open":   # closed before the GM's mail was read
+                raise Refusal("gm.just_closed", turn=meant)
+            raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
+        return f"turn {number} closed"
+
+    _just_closed: int | None = None   # the turn another worker closed under a forced close (force says so)
+
+    def close_turn(self, match_id: str, number: int | None = None, forced: bool = False) -> int | None:
+        """Close and resolve the open turn; None if there is none (already closed;
+        ``number``: the turn the caller saw open, which another worker may have closed) or it is held.
+
+        Worked out with nothing locked, stored in a short transaction that checks
+        under the match's claim that nothing it read has changed; if something has,
+        worked out again (``SPLIT_TRIES`` times), then wholly under the claim."""
+        self._just_closed = None
+        if self.before_close is not None and not self.before_close(match_id, forced):
+            return None
+        if self.store.in_transaction():   # a GM's force by mail: under the mail's transaction
+            return self._close_locked(match_id, number, forced)
+        return self._split_close(match_id, number, forced)
+
+    def _split_close(self, match_id: str, number: int | None, forced: bool, begun: Begun | None = None) -> int | None:
+        """``close_turn``'s tries with nothing locked, then under the claim; ``begun``: the first
+        try, begun already (``begin_close``)."""
+        seen = None   # the open turn the last try worked out
+        for _ in range(SPLIT_TRIES):
+            begun = begun or self._begin_try(match_id, number)
+            if begun is None:   # after a try that found things changed: closed meanwhile
+                self._just_closed = seen if forced else None
+                return None
+            seen = begun.plan.turn["number"]
+            verdict = self._commit_try(begun, forced)
+            if verdict is None:
+                return self._after_commit(match_id, begun.plan, placed=begun.staged is not None)
+            if verdict is Verdict.GONE:
+                self._just_closed = seen if forced else None
+                return None
+            if verdict is Verdict.BUSY:
+                return None
+            begun = None   # changed meanwhile: worked out again
+        return self._close_locked(match_id, number, forced, seen=seen)
+
+    def begin_close(self, match_id: str, number: int) -> Begun | None:
+        """A due close's first try (outside any transaction) up to its staged files' sync, which
+        is begun, not waited for: a close worker works its next close out meanwhile instead of
+        waiting on the disk.  ``finish_close`` goes on from there as ``close_turn`` would.
+        None: nothing to finish (held, or no open turn ``number``)."""
+        if self.before_close is not None and not self.before_close(match_id, False):
+            return None
+        return self._begin_try(match_id, number)
+
+    def finish_close(self, begun: Begun) -> int | None:
+        """``close_turn``'s answer for a close ``begin_close`` began (its sync waited for, then stored
+        if nothing it read has changed, else worked out again)."""
+        return self._split_close(begun.plan.match["id"], begun.number, False, begun)
+
+    def abandon(self, begun: Begun) -> None:
+        """A begun close not finished (its worker stops): nothing of it was stored; its files go."""
+        try:
+            begun.staged = self.committer.synced(begun.staged)
+        finally:
+            archive_close.discard_staged(begun.staged or [])
+            begun.lock.release()
+
+    def _begin_try(self, match_id: str, number: int | None) -> Begun | None:
+        """One try's work with nothing locked: the plan, and its files staged under the turn's
+        stripe (held until ``_commit_try``, which waits for their sync); None if there is no open
+        turn to close."""
+        plan = self.compute.plan(match_id, number)
+        if plan is None:
+            return None
+        lock = stripe(self.archive, match_id, plan.turn["number"])
+        lock.acquire()
+        try:
+            return Begun(number, plan, lock, self.committer.stage(plan, wait=False))
+        except BaseException:
+            lock.release()
+            raise
+
+    def _commit_try(self, begun: Begun, forced: bool) -> Verdict | None:
+        """The try stored in one short transaction if nothing it read has changed (None), once its
+        files are durable; what it staged and did not place is removed, its stripe let go."""
+        plan = begun.plan
+        try:
+            begun.staged = self.committer.synced(begun.staged)
+            crash.point("close.staged")
+            with self.store.transaction():
+                verdict = self.committer.check(plan, forced)
+                if verdict is None:
+                    self.committer.store_plan(plan, begun.staged)
+        finally:
+            archive_close.discard_staged(begun.staged or [])   # what was not placed (a close given up)
+            begun.lock.release()
+        return verdict
+
+    def _close_locked(self, match_id: str, number: int | None, forced: bool, seen: int | None = None) -> int | None:
+        """The close as one transaction under the match's claim (nothing can change meanwhile)."""
+        with self.store.transaction():
+            if not self.store.claim_match(match_id, wait=forced):   # another worker is closing it
+                return None
+            plan = self.compute.plan(match_id, number)
+            if plan is None:
+                self._just_closed = seen if forced else None
+                return None
+            # the stripe only if free: waiting for it under the store's lock could wait for ever
+            lock = stripe(self.archive, match_id, plan.turn["number"])
+            staged = None
+            if lock.acquire(blocking=False):
+                try:
+                    staged = self.committer.stage(plan)
+                    try:
+                        self.committer.store_plan(plan, staged)
+                    finally:
+                        archive_close.discard_staged(staged or [])
+                finally:
+                    lock.release()
+            else:
+                self.committer.store_plan(plan, None)
+        return self._after_commit(match_id, plan, placed=staged is not None)
+
+    def _after_commit(self, match_id: str, plan, placed: bool) -> int:
+        """``placed``: the close's reports are in the archive (else the stored result holds them)."""
+        crash.point("close.committed")
+        number = plan.turn["number"]
+        pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
+        # the turn stands whatever happens to its archive; the next tick writes it again
+        named = False
+        with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):
+            if placed and archive_close.place_record(self.archive, match_id, number):   # staged with the reports
+                named = True
+            else:
+                self.archive_turn(match_id, number, committed=committed_record(plan) if placed else None)
+        if named:   # flagged once its folder is fsynced: at the pass's end, or now outside a pass
+            self.flags.add(match_id, number)
+        return number
+
+    # -- archive --------------------------------------------------------------
+    def archive_turn(self, match_id: str, number: int, committed: tuple[dict, dict] | None = None) -> None:
+        """Write the turn's record (orders.yaml, turn.json) after its commit; its reports are
+        in the archive already, unless the disk refused them at the close: then the stored
+        result holds their bodies until they are written here.  ``committed``: (turn, result)
+        as the close just stored them (``committed_record``), not read back from the store."""
+        turn, result = committed if committed is not None else (t := self.store.turn(match_id, number), t["result"])
+        reports = {}
+        for who, m in result["mails"].items():
+            if "text" in m:
+                name = report_name(who, m["lang"])
+                reports[f"{name}.txt"], reports[f"{name}.html"] = m["text"], m["html"]
+        self.archive.write_turn(match_id, number, result["orders"], turn_json(match_id, number, turn, result),
+                                reports)   # durable when it returns
+        kept = None
+        if reports:   # what the store keeps: no report bodies, the archive has them now
+            kept = dict(result, mails=kept_of(result["mails"]))
+            if self.store.turn(match_id, number + 1) is not None:   # the next turn holds the state
+                kept.pop("state", None)
+        self._archived(match_id, number, kept)
+
+    def _archived(self, match_id: str, number: int, kept: dict | None) -> None:
+        """Flag the turn archived (its files durable already), ``kept``: its result without bodies."""
+        crash.point("archive.written")
+        with self.store.transaction():
+            self.store.set_archived(match_id, number, kept)
+
+    def repair_archive(self) -> None:
+        """Write what a crash (or a full disk) kept from the archive; retried every tick."""
+        for row in self.store.take_unarchived():
+            item = f"{row['match']}:{row['number']}"
+            with self.faults.guarded("archive", item, row["match"], row["number"]) as guard:
+                self.archive_turn(row["match"], row["number"])
+            if not guard.failed:
+                self.store.clear_fault("archive", item)
+
+    # -- GM: preview and rollback ------------------------------------------------
+    def preview(self, match_id: str, tag: str | None = None) -> str:
+        """Resolve the open turn as it stands, persist nothing, mail the GM's report to the GM."""
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            turn = self.store.current_turn(match_id)
+            if turn["status"] != "open":
+                raise Refusal("gm.no_open_turn", what="preview", what_de="Vorausschauen")
+            rules = self.lookups.rules(match)
+            state = rules.load(turn["state"])
+            orders, _, missing = self.compute.orders_for(rules, state, match_id, turn)
+            res = rules.resolve(state, orders, Rng(turn["seed"]))
+            m = self.compute.render(match, turn, rules, res, missing, None, GM, self.lookups.lang_of(match))
+            self.queue.queue(f"preview:{match_id}:{turn['number']}.{turn['rev']}:{tag or self.now().isoformat()}",
+                             match_id, match["gm_email"], "[preview] " + m["subject"], m["text"], m["html"],
+                             picture=m.get("picture"))
+        return f"preview of turn {turn['number']} sent to the GM"
+
+    def rollback(self, match_id: str) -> str:
+        """Undo the last resolved turn: it opens again (paused, orders kept), the next one is dropped."""
+        with self.store.transaction():
+            resolved = [t for t in self.store.turns(match_id) if t["status"] == "resolved"]
+            if not resolved:
+                raise Refusal("gm.no_resolved_turn")
+            last = resolved[-1]
+            current = self.store.current_turn(match_id)
+            # the deadline the GM gave the dropped turn (an extend since) stays; without one a fresh one on resume
+            deadline = None
+            if current["number"] == last["number"] + 1:
+                deadline = datetime.fromisoformat(current["deadline"]) if current["deadline"] else None
+                self.store.delete_turn(match_id, current["number"])
+            self.store.reopen_turn(match_id, last["number"], deadline=deadline)
+            self.store.set_match_status(match_id, "paused", paused_at=self.now())
+            self.notices.notify_all(match_id, "rolled_back")
+        self.archive.set_aside(match_id, last["number"], last["rev"])
+        return f"turn {last['number']} is open again; the match is paused until you resume it"
+
