@@ -1,7 +1,7 @@
 """Mail answered while a league closes: a confirmation's latency during a large close.
 
 Not a test: prints figures.  With a real Dovecot (IMAP in, LMTP delivery) and
-the tests' SMTP front in a process of its own (tests/mailservers.py,
+the tests' SMTP front in a process of its own (tests/kits/mailservers.py,
 bench/mail_smtp_process.py):
 
 * build N matches of the league mix of ``close_many.py`` (a few turns in,

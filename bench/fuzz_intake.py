@@ -1,9 +1,9 @@
 """Fuzzing the intake at scale (issue 13): hostile mails through the whole path.
 
 Not a test: prints figures.  Runs ``--inputs`` generated mails (the
-generator of tests/security/fuzzmail.py, one seed per input, so any input can
+generator of tests/kits/fuzzmail.py, one seed per input, so any input can
 be made again with ``--show SEED``) through the whole path a real mail takes
-(tests/security/fuzzpath.py: raw bytes -> parse_inbound -> Referee.handle on
+(tests/kits/fuzzpath.py: raw bytes -> parse_inbound -> Referee.handle on
 SQLite with the real games -> the outbox's wire bytes), spread over
 ``--workers`` processes, each with its own store.  Prints the inputs, the
 internal errors (exceptions, mails refused as internal.error, fault records)

@@ -1,6 +1,6 @@
 """Peak memory of reading one mail, up to the raw-size cap (issue 17).
 
-Not a test: prints figures.  Each shape of tests/mail/mail_shapes.py (a photo
+Not a test: prints figures.  Each shape of tests/kits/mail_shapes.py (a photo
 beside a small order, an iPhone mail of text and photos, one long plain part,
 Apple Mail's HTML beside a blank plain part and a picture) is built at several
 sizes up to ``MAX_BYTES`` and read by ``parse_inbound``.  The figure is the

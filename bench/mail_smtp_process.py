@@ -1,4 +1,4 @@
-"""The test SMTP front (tests/mail/smtpfront.py: aiosmtpd, delivering over LMTP
+"""The test SMTP front (tests/kits/smtpfront.py: aiosmtpd, delivering over LMTP
 into Dovecot) in a process of its own, as a real MTA would be: a benchmark then
 does not count the server's CPU time, nor its GIL contention, against the referee.
 

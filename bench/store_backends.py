@@ -19,7 +19,7 @@ compiled) before the clock starts.  Reported: wall seconds per job, the ratio
 to SQLite's (the baseline, run first in the same run), the load average, and
 with ``--why`` each worker's counts (closes, archives, mails taken by the
 other, seconds waiting for a match's lock, CPU seconds beside wall seconds).
-PostgreSQL is a throwaway server started for the run (tests/pg.py: Debian's
+PostgreSQL is a throwaway server started for the run (tests/kits/pg.py: Debian's
 binaries, fsync off as in the tests; a production server's commits cost more).
 
     python bench/store_backends.py [--matches 1000] [--mails 2000] [--why] [--profile DIR]

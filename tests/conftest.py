@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-# tests/referee/referee_kit.py: the authority tests' helpers, which other folders'
-# kits load too (appended: it must shadow nothing)
-if str(Path(__file__).resolve().parent / "referee") not in sys.path:
-    sys.path.append(str(Path(__file__).resolve().parent / "referee"))
+# tests/ (the toy game) and tests/kits/ (every folder's helpers, one place) are importable
+# from every test module; the test folders themselves mirror referee/'s packages.
+for _folder in (Path(__file__).resolve().parent, Path(__file__).resolve().parent / "kits"):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 import pg  # noqa: E402
 from mailservers import MailServers, running_mailservers  # noqa: E402
 

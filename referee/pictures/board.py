@@ -7,7 +7,7 @@ rasterized and PNG-encoded by libvips (``raster.py``), anything else by resvg (t
 ``resvg-py`` wheel) as before.  Both are self-contained binary wheels with no
 system library behind them.  On the four games' boards this is 2.5-3.5x less CPU
 than resvg drawing the text itself (``bench/pictures_png.py``), for pixels that
-differ in anti-aliasing only (``tests/seeing/test_picture_pixels.py``).
+differ in anti-aliasing only (``tests/pictures/test_picture_pixels.py``).
 """
 from __future__ import annotations
 

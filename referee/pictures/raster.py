@@ -4,7 +4,7 @@ self-contained ``pyvips-binary`` wheel; its SVG loader is librsvg).
 Once a board's text is outlines (``referee/pictures/glyphs.py``) most of resvg's time is its
 PNG encoder, which cannot be tuned through ``resvg-py``: the same document here costs
 about a quarter of resvg's CPU (``bench/pictures_render.py``), for pixels that differ
-only in anti-aliasing (``tests/seeing/test_picture_pixels.py``).  Only documents that
+only in anti-aliasing (``tests/pictures/test_picture_pixels.py``).  Only documents that
 ``glyphs.outline`` found to hold nothing but plain shapes come here; anything else, or
 a machine without the wheel, is rendered by resvg as before.
 """

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "security"))
 from seckit import SPEC, clock, keys_of, outbox, ref, text_of, to, toy_registered  # noqa: E402,F401 (fixtures)
 
 from referee.mail.inbound import parse_inbound  # noqa: E402

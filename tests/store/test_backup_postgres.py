@@ -1,7 +1,7 @@
 """Snapshots of a store on PostgreSQL (pg_dump / pg_restore, referee/store/backup_pg.py) on the
-real server of tests/pg.py: taken mid-campaign, restored into another schema, another
+real server of tests/kits/pg.py: taken mid-campaign, restored into another schema, another
 database, or over the store itself, every match replays and plays on alike; the
-automatic snapshot before a close is taken there too.  The SQLite side: tests/hardening/test_backup.py."""
+automatic snapshot before a close is taken there too.  The SQLite side: tests/store/test_backup.py."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardening"))
 from hardkit import Outbox, clock, create, make_referee, toy_registered  # noqa: E402, F401 (fixtures)
 from test_backup import hashes, play_turn, two_matches  # noqa: E402
 

@@ -1,0 +1,34 @@
+"""Issue #10, through the referee: a Ratsspiel player's acceptance echoes the orders
+as the session will use them (10 + 10 AP sent: Verwaltungsarbeit 12 echoed, the
+warning beside it), with no null fields, in German and English."""
+from __future__ import annotations
+
+import re
+
+from referee_kit import SPEC, clock, game, inbound, outbox, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
+
+
+def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, outbox):
+    players = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
+               {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
+    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=players, options={},
+                          observers=[]))
+    keys = {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
+            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
+    ref.force("rat")             # round one: cards drawn by lot
+    outbox.flush()
+    state = ref.rules(ref.store.match("rat")).load(ref.store.current_turn("rat")["state"])
+    votes = "\n".join(f"    {nr}: pro" for nr in state["session"]) or "    {}"
+    for seat in ("alrik", "boronian"):
+        body = (f"match: rat\nplayer: {seat}\nkey: {keys[seat]}\nturn: 2\norders:\n  ereigniskarte: keine\n"
+                f"  aktionen:\n    verwaltungsarbeit: 10\n    wahlkampf: 10\n  abstimmung:\n{votes}\n"
+                f"  auswahl: {state['selection'][0]}\n")
+        assert ref.handle(inbound(f"{seat}@example.org", body)).reason == "accepted"
+    sent = outbox.flush()
+    de, en = text_of(to(sent, "alrik@example.org")[0]), text_of(to(sent, "boronian@example.org")[0])
+    for text in (de, en):
+        echo = text.split("\n\n")[1]
+        assert "verwaltungsarbeit: 12" in echo and "wahlkampf: 0" in echo and "10" not in echo, echo
+        assert "null" not in text and "ereigniskarte: keine" in echo
+    assert "Standardaktion Verwaltungsarbeit (12)" in de and "Warnungen" in de
+    assert "administration (verwaltungsarbeit) 12" in en and "Warnings" in en
