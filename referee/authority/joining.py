@@ -66,6 +66,9 @@ class Joining:
             except Refusal as e:
                 return self.replies.refuse(mail, match, lang, [Own(e.code, e.params, *_at(doc, e.arg or "command"))],
                                            code=e.code)
+            except KeyError as e:   # an argument the command needs is missing
+                return self.replies.refuse(mail, match, lang, [Own("gm.needs", {"command": env.command, "arg": e.args[0]},
+                                                                   *_at(doc, "command"))], code="gm.needs")
             self._answer(mail, match, None, "gm_done", done=done, command=env.command)
             return Handled("processed", env.command or "", match["id"], "@gm")
         player = self.store.player(match["id"], env.player)
@@ -244,9 +247,7 @@ class Joining:
     def remove(self, match, args: dict) -> str:
         """The GM's ``remove``: a seat freed before the start (a joiner nobody knows,
         one who went quiet); its player is told, the first waiting takes it."""
-        if "seat" not in args:
-            raise Refusal("gm.needs", "command", command="remove", arg="seat")
-        player = self.store.player(match["id"], str(args["seat"]))
+        player = self.store.player(match["id"], str(args["seat"]))   # none given: KeyError, "needs seat:"
         if player is None:
             raise Refusal("gm.no_seat", "seat", seat=checks.echo(args["seat"]))
         seat_rows.remove_player(self.store, match["id"], player["id"])
