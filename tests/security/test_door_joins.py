@@ -110,7 +110,10 @@ def test_item2_the_gm_removes_a_seat_before_the_start(tmp_path, clock):
     t = Lobby(tmp_path, clock, seats=3, strangers="all", language="de")
     t.seated("dan@example.org", "Dan")
     eve_key = t.seated("eve@example.org", "Eve", lang="en")
-    assert t.gm("remove").reason == "gm.needs" and t.gm("remove", seat="seat9").reason == "gm.no_seat"
+    assert t.gm("remove").reason == "gm.needs"
+    for hostile_seat in ("seat9", "[1, 2]", "{a: b}", "x" * 5000, "'@gm'", "''"):
+        assert t.gm("remove", seat=hostile_seat).reason == "gm.no_seat", hostile_seat
+    assert len(t.ref.store.players("toy1")) == 2
     assert t.gm("remove", seat="seat2").reason == "remove"
     sent = t.mails()
     assert any("Der Platz ist wieder frei" in m for m in sent["gm@example.org"])
