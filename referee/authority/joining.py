@@ -106,13 +106,10 @@ class Joining:
         problem = unproven(mail, match) or self._closed_to(match, mail.sender)
         if problem is None and "code" in env.args:
             return self.confirm(mail, match, env, doc, lang)
-        problem = problem or self._input_problem(env, doc)
-        if problem is None:
-            name = checks.header_text(env.args["name"], "name", checks.MAX_NAME)
-            problem = self._place_problem(match, env.player)
+        problem = problem or self._input_problem(env, doc) or self._place_problem(match, env.player)
         if problem is not None:
             return self._refuse(mail, match, lang, problem)
-        return self._send_code(mail, match, env, name, lang)
+        return self._send_code(mail, match, env, checks.header_text(env.args["name"], "name", checks.MAX_NAME), lang)
 
     def _send_code(self, mail, match, env, name: str, lang: str) -> Handled:
         """The code to the sender; nothing held until it comes back from there."""
@@ -123,7 +120,7 @@ class Joining:
         if counted is None:
             return self._refuse(mail, match, lang, Own("join.too_many", {"count": identity.CODES_PER_DAY,
                                                                          "when": identity.next_day(request)}))
-        if not self.replies.stranger_budget():   # a flood of joins mails nobody beyond it
+        if not self.replies.stranger_answered(mail, anyone=True):   # a flood of joins mails nobody beyond it
             return Handled("ignored", "join.budget", match["id"])
         code = identity.new_code()
         seat = env.player if env.player not in ANY_SEAT else "any"

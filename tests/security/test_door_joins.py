@@ -15,6 +15,7 @@ from seckit import clock, hostile, toy_registered  # noqa: F401  (fixtures)
 from referee.authority.identity import CODES_PER_DAY, MAX_TRIES
 from referee.cli import main
 from referee.store import seats as seat_rows
+from referee.store.senders import SenderRecords
 
 
 def test_item2_forged_joins_by_poll_hold_no_seat_and_start_nothing(tmp_path, monkeypatch, capsys):
@@ -53,6 +54,7 @@ def test_item2_a_join_flood_mails_nobody_beyond_the_strangers_budget(tmp_path, c
     assert len(sent) == 20 and all(len(v) == 1 for v in sent.values()) and "gm@example.org" not in sent
     assert t.ref.store.players("toy1") == [] and seat_rows.waiting(t.ref.store, "toy1") == []
     assert t.ref.store.match("toy1")["status"] == "open"
+    assert SenderRecords(t.ref.store).stranger_counts() == {"answered": 20, "ignored": 80}   # referee status
 
 
 def test_item2_require_holds_for_joins(tmp_path, clock):
