@@ -25,6 +25,7 @@ COMMANDS = {
     # issue 18: an open match (seats filled by "command: join")
     "close-joining": ("Take no more players by mail (nor on the wait list).", ""),
     "open-joining": ("Take players by mail again.", ""),
+    "remove": ("Free a seat before the start: seat=ID (its player is told; the first waiting takes it).", "seat="),
 }
 
 

@@ -114,6 +114,18 @@ class Replies:
         log.info("mail %s from an unknown sender ignored (%s)", checks.echo(mail.message_id, 80), reason)
         return Handled("ignored", reason, match_id)
 
+    def stranger_answered(self, mail, anyone: bool = False) -> bool:
+        """For an answer in full to a stranger (a joiner, an address not proven yet):
+        True where the policy of ``refuse_stranger`` allows its sender (``anyone``: a
+        code that proves the address goes to whoever asked) and the budget lasts (one
+        answer taken); else False, and the mail is filed as ignored."""
+        allowed = anyone or self.settings.trust.answers_stranger(getattr(mail, "auth", None))
+        if mail.sender and allowed and self.stranger_budget():
+            self._stranger(mail, "answered")
+            return True
+        self._stranger(mail, "ignored")
+        return False
+
     def _stranger(self, mail, what: str) -> None:
         SenderRecords(self.store).mark_stranger(mail.message_id, mail.content_hash, what)
 

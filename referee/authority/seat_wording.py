@@ -62,6 +62,35 @@ SEAT_TEXTS: dict[str, dict[str, str]] = {
     "join.ours": {
         "en": "The referee's own address cannot join a match.",
         "de": "Die Adresse des Schiedsrichters selbst kann keiner Partie beitreten."},
+    "join.too_many": {
+        "en": "At most {count} codes a day go to one address for joining a match; ask again after {when}.",
+        "de": "An eine Adresse gehen für den Beitritt zu einer Partie höchstens {count} Codes am Tag; frag nach {when} wieder."},
+    "join.no_request": {
+        "en": "No join to match '{match}' waits for a code from this address. Ask to join with 'command: join' "
+              "and 'name:'; the code comes to the address you write from, and goes back from there.",
+        "de": "Kein Beitritt zur Partie '{match}' wartet auf einen Code von dieser Adresse. Bitte mit "
+              "'command: join' und 'name:' um den Beitritt; der Code kommt an die Adresse, von der du schreibst, "
+              "und geht von dort zurück."},
+    "join.wrong_code": {
+        "en": "The code does not fit. Copy it exactly from the mail; {left} more tries, then the request is void.",
+        "de": "Der Code passt nicht. Übernimm ihn genau aus der Mail; noch {left} Versuche, dann verfällt die Anfrage."},
+    "join.void_code": {
+        "en": "Too many wrong codes: the request to join is void and you hold no seat. Ask again with 'command: join'.",
+        "de": "Zu viele falsche Codes: die Beitrittsanfrage ist verfallen, du hast keinen Platz. "
+              "Bitte neu mit 'command: join' darum."},
+    "join.expired_code": {
+        "en": "This code has expired (a code holds for {hours} hours); ask again with 'command: join'.",
+        "de": "Dieser Code ist abgelaufen (ein Code gilt {hours} Stunden); bitte neu mit 'command: join' um den Beitritt."},
+    "join.remove_started": {
+        "en": "A seat can be removed only while the match is open for joining; once it has started, "
+              "'command: replace' gives a seat to someone else.",
+        "de": "Einen Platz entfernen kann man nur, solange die Partie offen für Beitritte ist; nach dem Start gibt "
+              "'command: replace' einen Platz an jemand anderen."},
+    "gm.ours": {
+        "en": "'{value}' is the referee's own address: mail to it would come back here. "
+              "Give the address the player or observer reads mail at.",
+        "de": "'{value}' ist die Adresse des Schiedsrichters selbst: Mail dorthin käme hierher zurück. "
+              "Gib die Adresse an, unter der die Person ihre Mail liest."},
     "join.not_open": {
         "en": "Match '{match}' takes no players by mail; ask its game master.",
         "de": "Die Partie '{match}' nimmt keine Spieler per Mail auf; frag ihre Spielleitung."},
@@ -94,4 +123,5 @@ SEAT_TEXTS: dict[str, dict[str, str]] = {
 # refusals where the document is fine and only waiting helps (the reply does not say "correct and resend")
 SEAT_NOTHING_TO_FIX = frozenset({"address.too_many", "address.void", "absence.off", "absence.too_many",
                                  "join.ours", "join.not_open", "join.closed", "join.already", "join.already_waiting",
-                                 "join.full", "join.not_started", "join.too_few"})
+                                 "join.full", "join.not_started", "join.too_few", "join.too_many", "join.void_code",
+                                 "join.expired_code", "join.remove_started"})

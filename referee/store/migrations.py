@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
-from referee.store.schema import SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
+from referee.store.schema import JOIN_TABLES, SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
 
@@ -54,7 +54,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "a turn keeps the standings of its state, read when the turn before closed (the next close "
               "reads them, not a fresh public view of the state: issue 8)",
               ("ALTER TABLE turns ADD COLUMN standings TEXT",)),
-    # the next one: Migration(8, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(8, "joins wait for a code mailed to the joiner's address before they hold anything (issue 32)",
+              tuple(_statements(JOIN_TABLES))),
+    # the next one: Migration(9, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 7   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 8   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -239,4 +239,24 @@ CREATE TABLE IF NOT EXISTS sender_verdicts (
 CREATE INDEX IF NOT EXISTS sender_verdicts_stranger ON sender_verdicts (stranger, at);
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES
+# issue 32, joins proven by a code mailed to the joiner (referee/authority/join_codes.py): migration 8
+JOIN_TABLES = """
+-- issue 32: a join waits here until its code comes back from the joiner's address
+-- (it holds no seat).  A used, voided or expired request keeps its row (code_hash '')
+-- for the rest of the day, so that its count of codes sent is not reset.
+CREATE TABLE IF NOT EXISTS join_requests (
+    match      TEXT NOT NULL,
+    email      TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    lang       TEXT,
+    seat       TEXT NOT NULL,                -- the seat asked for, or 'any'
+    code_hash  TEXT NOT NULL,                -- keyed hash of the code mailed to email, '' when none holds
+    expires    TEXT NOT NULL,
+    tries      INTEGER NOT NULL DEFAULT 0,   -- wrong codes sent so far
+    sent       INTEGER NOT NULL DEFAULT 1,   -- codes mailed since first_sent
+    first_sent TEXT NOT NULL,
+    PRIMARY KEY (match, email)
+);
+"""
+
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES

@@ -119,8 +119,9 @@ def count_wrong_code(store, match: str, player: str) -> None:
     store._exec("UPDATE address_changes SET tries=tries+1 WHERE match=? AND player=?", (match, player))
 
 
-def drop_pending_address(store, match: str, player: str) -> None:
-    store._exec("DELETE FROM address_changes WHERE match=? AND player=?", (match, player))
+def void_pending_address(store, match: str, player: str) -> None:
+    """No code holds any more, but the day's count of codes sent stays (issue 32)."""
+    store._exec("UPDATE address_changes SET code_hash='' WHERE match=? AND player=?", (match, player))
 
 
 def pending_for_sender(store, match: str, sender: str) -> list[dict]:
@@ -175,3 +176,32 @@ def add_waiting(store, match: str, email: str, name: str, lang: str | None, at: 
 
 def drop_waiting(store, match: str, email: str) -> None:
     store._exec("DELETE FROM wait_list WHERE match=? AND email=?", (match, email.lower()))
+
+
+# -- joins waiting for their code (issue 32) -------------------------------------------
+def join_request(store, match: str, email: str) -> dict | None:
+    return store._one("SELECT * FROM join_requests WHERE match=? AND email=?", (match, email.lower()))
+
+
+def put_join_request(store, match: str, email: str, name: str, lang: str | None, seat: str, code_hash: str,
+                     expires: datetime, sent: int, first_sent: datetime) -> None:
+    store._exec("INSERT INTO join_requests (match, email, name, lang, seat, code_hash, expires, tries, sent, first_sent)"
+                " VALUES (?,?,?,?,?,?,?,0,?,?) ON CONFLICT (match, email) DO UPDATE SET name=excluded.name,"
+                " lang=excluded.lang, seat=excluded.seat, code_hash=excluded.code_hash, expires=excluded.expires,"
+                " tries=0, sent=excluded.sent, first_sent=excluded.first_sent",
+                (match, email.lower(), name, lang, seat, code_hash, _iso(expires), sent, _iso(first_sent)))
+
+
+def count_wrong_join_code(store, match: str, email: str) -> None:
+    store._exec("UPDATE join_requests SET tries=tries+1 WHERE match=? AND email=?", (match, email.lower()))
+
+
+def void_join_request(store, match: str, email: str) -> None:
+    """The code is used up, voided or expired; the row keeps the day's count of codes sent."""
+    store._exec("UPDATE join_requests SET code_hash='' WHERE match=? AND email=?", (match, email.lower()))
+
+
+def forget_join_requests(store, match: str, day_began: datetime, now: datetime) -> None:
+    """Requests whose day of codes (began before ``day_began``) and code are both over."""
+    store._exec("DELETE FROM join_requests WHERE match=? AND first_sent<? AND expires<?",
+                (match, _iso(day_began), _iso(now)))

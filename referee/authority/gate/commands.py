@@ -6,7 +6,8 @@ from datetime import datetime
 
 from referee.authority import keys
 from referee.authority.matches.dropouts import seat_replaced
-from referee.authority.matches.joining import JOIN_GM_COMMANDS, Joining
+from referee.authority.matches.identity import ours
+from referee.authority.matches.joining import JOIN_GM_COMMANDS, SEAT_GM_COMMANDS, Joining
 from referee.authority.matches.match_file import MatchError, MatchFileRefused, load_spec
 from referee.authority.matches.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.order_mail import stale_form
@@ -24,6 +25,7 @@ GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollba
 PLAYER_COMMANDS += talk.PLAYER_COMMANDS   # issue 18: table talk and letters (referee/authority/talk/talk.py)
 GM_COMMANDS += talk.GM_COMMANDS           # issue 18: the chronicle, approve and decline letters
 GM_COMMANDS += JOIN_GM_COMMANDS   # issue 18, seats: close-joining, open-joining (joining.py)
+GM_COMMANDS += SEAT_GM_COMMANDS   # issue 32: remove, a seat freed before the start (joining.py)
 
 
 class Commands:
@@ -138,6 +140,8 @@ class Commands:
         match = self.store.match(match_id)
         if match is not None and self.joining.gm_takes(match, cmd):   # issue 18: joining, an open match
             return self.joining.gm_command(match_id, cmd, args)
+        if cmd in SEAT_GM_COMMANDS:   # a match under way: its seats change by replace
+            raise Refusal("join.remove_started", "command")
         if cmd == "start":
             self.matches.start(match_id)
             return "started"
@@ -155,16 +159,23 @@ class Commands:
             return self.closing.rollback(match_id)
         if cmd == "replace":
             # "seat": the envelope's own "player:" is the GM here
-            return self.replace_player(match_id, str(args["seat"]), _address(args["email"]),
+            return self.replace_player(match_id, str(args["seat"]), self._outside(args["email"]),
                                        _checked(checks.header_text, args.get("name"), "name", "gm.bad_name", checks.MAX_NAME))
         if cmd == "observer":
-            return self.add_observer(match_id, _address(args["email"]),
+            return self.add_observer(match_id, self._outside(args["email"]),
                                      _checked(checks.language, args.get("lang"), "lang", "gm.bad_lang"))
         if cmd == "end":
             return self.end(match_id)
         if cmd == "status":
             return "status"
         raise ValueError(f"unknown command {cmd!r}")
+
+    def _outside(self, value) -> str:
+        """An address the GM gives a seat or an observer: never the referee's own (issue 32)."""
+        email = _address(value)
+        if ours(self.settings, email):
+            raise Refusal("gm.ours", "email", value=email.lower())
+        return email
 
     def pause(self, match_id: str) -> str:
         with self.store.transaction():

@@ -132,7 +132,7 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "match.unknown")
             return self.replies.refuse(mail, None, lang, [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))])
         if self.commands.joining.takes(match, env, turn):   # issue 18: joining, and a match not started yet
-            return self.commands.joining.handle(mail, match, env, doc)
+            return self.commands.joining.handle(mail, match, env, doc, self.senders)
         if env.player in GM_IDS:
             right, fresh = keys.check(env.key, match["gm_key_hash"])
             if fresh:

@@ -30,6 +30,16 @@ def policy_of(match) -> str:
     return policy if policy in POLICIES else DEFAULT_POLICY
 
 
+def unproven(mail, match) -> Own | None:
+    """The refusal where ``match`` requires a proven From and ``mail``'s is not (a
+    join's included, issue 32); else None."""
+    verdict = getattr(mail, "auth", None) or OFF
+    if policy_of(match) != "require" or verdict.passed:
+        return None
+    en, de = _WHY.get(verdict.result, _WHY["none"])
+    return Own("sender.unproven", {"why_en": en, "why_de": de})
+
+
 class Senders:
     def __init__(self, store, renderer, lookups, queue, replies, settings, now) -> None:
         self.store, self.renderer, self.lookups, self.queue = store, renderer, lookups, queue
@@ -69,10 +79,9 @@ class Senders:
             return None
         if verdict.failed:
             self._tell_forged(mail, match, player, verdict)
-        if policy != "require" or verdict.passed:
+        problem = unproven(mail, match)
+        if problem is None:
             return None
-        en, de = _WHY.get(verdict.result, _WHY["none"])
-        problem = Own("sender.unproven", {"why_en": en, "why_de": de})
         if player is None:   # the GM: the reply itself reaches the registered address
             return self.replies.refuse(mail, match, self.lookups.lang_of(match), [problem], code="sender.unproven")
         return self.replies.refuse(mail, match, lang, [problem], player=player, code="sender.unproven")

@@ -9,7 +9,12 @@ address brings the code back (``command: address`` with ``code:``, no key
 needed: the code proves the address, the key proved the seat).  Codes hold for
 ``CODE_HOURS``; ``MAX_TRIES`` wrong codes void the request; at most
 ``CODES_PER_DAY`` codes go out per seat and day, so nobody turns the referee
-into a mail cannon at someone else's address.  The old address is told.
+into a mail cannon at someone else's address (a voided or expired request keeps
+its count: issue 32).  Answers to the new address, not proven until the code
+comes back, follow the strangers' policy and budget.  The code is checked again
+at the end: two seats cannot both move onto one address.  The old address is told.
+
+A join proves its address the same way (``day_count``, ``code_check``: joining.py).
 """
 from __future__ import annotations
 
@@ -29,6 +34,39 @@ CODES_PER_DAY = 3
 
 def new_code() -> str:
     return keys.new_key(groups=2)   # 40 random bits; MAX_TRIES guesses at most
+
+
+def ours(settings, address: str) -> bool:
+    """The referee's own address, or a role address of its domain: never a seat's,
+    an observer's or a joiner's (mail to it would come back to the referee)."""
+    address = address.lower()
+    local, _, domain = address.rpartition("@")
+    return address == settings.address.lower() or (
+        domain == settings.domain.lower() and local in ("referee", "postmaster", "mailer-daemon"))
+
+
+def day_count(request: dict | None, now: datetime) -> tuple[int, datetime] | None:
+    """(codes sent, when the day's first went out) with one more code, or None when
+    ``CODES_PER_DAY`` went out since that first one; ``request``: the stored row."""
+    if request is None or now - datetime.fromisoformat(request["first_sent"]) >= timedelta(days=1):
+        return 1, now
+    if request["sent"] >= CODES_PER_DAY:
+        return None
+    return request["sent"] + 1, datetime.fromisoformat(request["first_sent"])
+
+
+def next_day(request: dict) -> str:
+    return (datetime.fromisoformat(request["first_sent"]) + timedelta(days=1)).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def code_check(request: dict, code, now: datetime) -> str | None:
+    """None when ``code`` fits the request; else why not: expired, void (the last
+    try), wrong.  The caller voids the request on the first two, counts the third."""
+    if now >= datetime.fromisoformat(request["expires"]):
+        return "expired"
+    if keys.verify(str(code)[:40], request["code_hash"]):
+        return None
+    return "void" if request["tries"] + 1 >= MAX_TRIES else "wrong"
 
 
 class Identity:
@@ -76,8 +114,7 @@ class Identity:
             new = checks.email(env.args["email"], "email").lower()
         except checks.Invalid:
             return refuse("address.bad", value=checks.echo(env.args["email"]))
-        if new == self.settings.address.lower() or new.endswith("@" + self.settings.domain.lower()) and \
-                new.partition("@")[0] in ("referee", "postmaster", "mailer-daemon"):
+        if ours(self.settings, new):
             return refuse("address.ours", value=new)
         if new == player["email"]:
             return refuse("address.same", value=new)
@@ -85,12 +122,10 @@ class Identity:
             return refuse("address.taken", value=new)
         now = self.now()
         pending = seat_rows.pending_address(self.store, match["id"], player["id"])
-        sent, first = 1, now
-        if pending is not None and now - datetime.fromisoformat(pending["first_sent"]) < timedelta(days=1):
-            if pending["sent"] >= CODES_PER_DAY:
-                when = datetime.fromisoformat(pending["first_sent"]) + timedelta(days=1)
-                return refuse("address.too_many", count=CODES_PER_DAY, when=when.strftime("%Y-%m-%d %H:%M UTC"))
-            sent, first = pending["sent"] + 1, datetime.fromisoformat(pending["first_sent"])
+        counted = day_count(pending, now)   # a voided request still counts (issue 32)
+        if counted is None:
+            return refuse("address.too_many", count=CODES_PER_DAY, when=next_day(pending))
+        sent, first = counted
         code = new_code()
         expires = now + timedelta(hours=CODE_HOURS)
         seat_rows.put_pending_address(self.store, match["id"], player["id"], new, keys.hash_key(code), expires,
@@ -107,7 +142,7 @@ class Identity:
         expires, within ``MAX_TRIES`` tries; a sender with nothing pending is a stranger."""
         pending = seat_rows.pending_address(self.store, match["id"], player["id"])
         member = self.replies.known(mail.sender, match)
-        if pending is None or mail.sender != pending["new_email"]:
+        if pending is None or not pending["code_hash"] or mail.sender != pending["new_email"]:
             if not member:
                 return self.replies.refuse_stranger(mail, "address.no_request", match["id"])
             lang = self.lookups.lang_of(match, player)
@@ -117,21 +152,24 @@ class Identity:
         answer = dict(player, email=pending["new_email"])   # answered at the new address, no copy elsewhere
 
         def refuse(code: str, **params) -> Handled:
+            if not member and not self.replies.stranger_answered(mail):   # the new address is unproven yet
+                return Handled("ignored", code, match["id"], player["id"])
             return self.replies.refuse(mail, match, lang, [Own(code, params, *_at(doc, "code"))], player=answer,
                                        code=code)
 
-        if self.now() >= datetime.fromisoformat(pending["expires"]):
-            seat_rows.drop_pending_address(self.store, match["id"], player["id"])
-            return refuse("address.expired", hours=CODE_HOURS)
-        if not keys.verify(str(env.args.get("code"))[:40], pending["code_hash"]):
-            if pending["tries"] + 1 >= MAX_TRIES:
-                seat_rows.drop_pending_address(self.store, match["id"], player["id"])
-                return refuse("address.void")
+        wrong = code_check(pending, env.args.get("code"), self.now())
+        if wrong in ("expired", "void"):
+            seat_rows.void_pending_address(self.store, match["id"], player["id"])
+            return refuse("address.expired", hours=CODE_HOURS) if wrong == "expired" else refuse("address.void")
+        if wrong == "wrong":
             seat_rows.count_wrong_code(self.store, match["id"], player["id"])
             return refuse("address.wrong_code", left=MAX_TRIES - pending["tries"] - 1)
+        if pending["new_email"] == match["gm_email"] or self.store.plays_in(match["id"], pending["new_email"]):
+            seat_rows.void_pending_address(self.store, match["id"], player["id"])   # taken since the request
+            return refuse("address.taken", value=pending["new_email"])
         old = player["email"]
         seat_rows.change_address(self.store, match["id"], player["id"], pending["new_email"], self.now())
-        seat_rows.drop_pending_address(self.store, match["id"], player["id"])
+        seat_rows.void_pending_address(self.store, match["id"], player["id"])   # used; the day's count stays
         player = self.store.player(match["id"], player["id"])
         subject, text = self.renderer.mail("address_changed", lang, match=self._ctx(match), player=player, old=old)
         self.queue.queue(f"addressold:{match['id']}:{player['id']}:{mail.message_id}:{mail.content_hash[:16]}",

@@ -1,20 +1,28 @@
-"""Joining by mail (issue 18).  ``command: join`` with ``name:`` takes the next
-free seat of an open match (``player: any``) or a named one (``player: <seat>``),
-mails the seat's key to the sender and tells the GM; the match starts when every
-seat is taken, or on the GM's ``start``.  A joiner finding every seat taken goes
-on the wait list (``wait_list:`` places in the match file), which fills seats
-given up later: ``command: leave`` before the start.  The GM closes and opens
-joining with ``close-joining`` / ``open-joining``.
+"""Joining by mail (issue 18).  ``command: join`` with ``name:`` asks for the next
+free seat of an open match (``player: any``) or a named one (``player: <seat>``);
+the seat is taken when the joiner proves the address (issue 32): a code goes to
+the sender, and a ``command: join`` with that ``code:`` *from* that address takes
+the seat, mails its key and tells the GM.  The match starts when every seat is
+taken, or on the GM's ``start``.  A joiner finding every seat taken goes on the
+wait list (``wait_list:`` places in the match file), which fills seats given up
+later: ``command: leave`` before the start, or the GM's ``remove`` (``seat:``).
+The GM closes and opens joining with ``close-joining`` / ``open-joining``.
 
-Anyone may write here, so: a sender gets one seat or one place, never the
-referee's own address; answers to someone who holds no seat come out of the
-strangers' hourly budget (a flood of forged joins sends nothing beyond it),
-and seats plus wait list bound the joins a match takes at all.
+Anyone may write here, so: nothing is held before the code comes back (a forged
+From gets a seat for nobody); a code is an answer to a stranger, out of the
+strangers' hourly budget, and at most ``identity.CODES_PER_DAY`` go to one
+address a day and match; a refusal to someone who holds no seat follows the
+strangers' policy (``Replies.stranger_answered``); ``sender_auth: require``
+holds for joins as for orders; never the referee's own address; one address,
+one seat or place; seats plus wait list bound the joins a match takes at all.
 """
 from __future__ import annotations
 
+from datetime import timedelta
+
 from referee.authority import keys
-from referee.authority.matches import seating
+from referee.authority.gate.senders import unproven
+from referee.authority.matches import identity, seating
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, Refusal
 from referee.intake import checks
@@ -23,7 +31,8 @@ from referee.store import seats as seat_rows
 GM_IDS = ("@gm", "gm")
 JOIN_GM_COMMANDS = ("close-joining", "open-joining")
 ANY_SEAT = ("any", "new", "next")
-_OPEN_GM = ("start", "status", "end", *JOIN_GM_COMMANDS)   # what the GM can do before the start
+SEAT_GM_COMMANDS = ("remove",)   # issue 32: the GM frees a seat before the start
+_OPEN_GM = ("start", "status", "end", *JOIN_GM_COMMANDS, *SEAT_GM_COMMANDS)   # what the GM can do before the start
 
 
 class Joining:
@@ -40,7 +49,8 @@ class Joining:
             return match is not None
         return turn is None   # ended before the start
 
-    def handle(self, mail, match, env, doc) -> Handled:
+    def handle(self, mail, match, env, doc, senders=None) -> Handled:
+        """``senders``: the intake's sender check (``Senders.check``), held to as on a running match."""
         if env.command == "join":
             return self.join(mail, match, env, doc)
         lang = self.lookups.lang_of(match)
@@ -49,11 +59,17 @@ class Joining:
                 if mail.sender != match["gm_email"]:
                     return self.replies.refuse_stranger(mail, "gm.denied", match["id"])
                 return self.replies.refuse(mail, match, lang, [Own("gm.denied", {"match": match["id"]})])
+            refused = senders.check(mail, match, None, lang, doc) if senders is not None else None
+            if refused is not None:   # issue 32: sender_auth: require holds before the start too
+                return refused
             try:
                 done = self.gm_command(match["id"], env.command or "", env.args)
             except Refusal as e:
                 return self.replies.refuse(mail, match, lang, [Own(e.code, e.params, *_at(doc, e.arg or "command"))],
                                            code=e.code)
+            except KeyError as e:   # an argument the command needs is missing
+                return self.replies.refuse(mail, match, lang, [Own("gm.needs", {"command": env.command, "arg": e.args[0]},
+                                                                   *_at(doc, "command"))], code="gm.needs")
             self._answer(mail, match, None, "gm_done", done=done, command=env.command)
             return Handled("processed", env.command or "", match["id"], "@gm")
         player = self.store.player(match["id"], env.player)
@@ -62,6 +78,9 @@ class Joining:
                 return self.replies.refuse_stranger(mail, "player.unknown", match["id"])
             return self.replies.refuse(mail, match, lang, [Own("key.wrong", {"player": checks.echo(env.player)})])
         lang = self.lookups.lang_of(match, player)
+        refused = senders.check(mail, match, player, lang, doc) if senders is not None else None
+        if refused is not None:
+            return refused
         if env.command == "leave":
             return self.leave(mail, match, player)
         if env.command == "status":
@@ -78,69 +97,119 @@ class Joining:
         self.replies.reply(mail, match, player if player is not None else {"id": "@gm", "email": match["gm_email"]},
                            subject, text)
 
-    # -- join ---------------------------------------------------------------------------
+    # -- join: the request, then the code from the joiner's address ---------------------
     def join(self, mail, match, env, doc) -> Handled:
+        if not mail.sender:
+            return Handled("refused", "join.no_sender", match["id"])
+        if identity.ours(self.settings, mail.sender):   # mail to it comes back here: no answer at all
+            return Handled("ignored", "join.ours", match["id"])
         lang = self._lang(env) or self.lookups.lang_of(match)
-        refused = self._refusal(mail, match, env, doc, lang)
-        if refused is not None:
-            return refused
-        name = checks.header_text(env.args["name"], "name", checks.MAX_NAME)
-        seat = self._seat_for(match, env)
-        if isinstance(seat, Own):
-            return self._refuse(mail, match, lang, seat)
-        if seat is None and len(seat_rows.waiting(self.store, match["id"])) >= int(match["spec"].get("wait_list", 10)):
-            return self._refuse(mail, match, lang, Own("join.full", {"match": match["id"]}))
+        problem = unproven(mail, match) or self._closed_to(match, mail.sender)
+        if problem is None and "code" in env.args:
+            return self.confirm(mail, match, env, doc, lang)
+        problem = problem or self._input_problem(env, doc) or self._place_problem(match, env.player)
+        if problem is not None:
+            return self._refuse(mail, match, lang, problem)
+        return self._send_code(mail, match, env, checks.header_text(env.args["name"], "name", checks.MAX_NAME), lang)
+
+    def _send_code(self, mail, match, env, name: str, lang: str) -> Handled:
+        """The code to the sender; nothing held until it comes back from there."""
+        now, email = self.now(), mail.sender.lower()
+        seat_rows.forget_join_requests(self.store, match["id"], now - timedelta(days=1), now)
+        request = seat_rows.join_request(self.store, match["id"], email)
+        counted = identity.day_count(request, now)
+        if counted is None:
+            return self._refuse(mail, match, lang, Own("join.too_many", {"count": identity.CODES_PER_DAY,
+                                                                         "when": identity.next_day(request)}))
+        if not self.replies.stranger_answered(mail, anyone=True):   # a flood of joins mails nobody beyond it
+            return Handled("ignored", "join.budget", match["id"])
+        code = identity.new_code()
+        seat = env.player if env.player not in ANY_SEAT else "any"
+        seat_rows.put_join_request(self.store, match["id"], email, name, self._lang(env), seat, keys.hash_key(code),
+                                   now + timedelta(hours=identity.CODE_HOURS), *counted)
+        self._tell_joiner(match, email, name, lang, "code", code=code, hours=identity.CODE_HOURS, wanted=seat,
+                          stamp=f"{mail.message_id}:{mail.content_hash[:16]}")
+        return Handled("processed", "join.code", match["id"])
+
+    def confirm(self, mail, match, env, doc, lang: str) -> Handled:
+        """``code:`` from the address it went to: the seat (or a place) is taken now,
+        as the request asked, if the match still has it."""
+        email = mail.sender.lower()
+        request = seat_rows.join_request(self.store, match["id"], email)
+        if request is None or not request["code_hash"]:
+            return self._refuse(mail, match, lang, Own("join.no_request", {"match": match["id"]}, *_at(doc, "code")))
+        lang = request["lang"] or lang
+        wrong = identity.code_check(request, env.args.get("code"), self.now())
+        if wrong is not None:
+            if wrong == "wrong":
+                seat_rows.count_wrong_join_code(self.store, match["id"], email)
+            else:
+                seat_rows.void_join_request(self.store, match["id"], email)
+            params = {"hours": identity.CODE_HOURS, "left": identity.MAX_TRIES - request["tries"] - 1}
+            return self._refuse(mail, match, lang, Own(f"join.{wrong}_code", params, *_at(doc, "code")))
+        seat_rows.void_join_request(self.store, match["id"], email)   # used; the day's count stays
+        problem = self._place_problem(match, request["seat"])
+        if problem is not None:   # taken, full or closed since the request
+            return self._refuse(mail, match, lang, problem)
+        seat = self._seat_for(match, request["seat"])
         if seat is None:   # every seat taken: the wait list
-            place = seat_rows.add_waiting(self.store, match["id"], mail.sender, name, self._lang(env), self.now())
-            self._tell_joiner(match, mail.sender, name, self._lang(env), "waiting", place=place)
-            seating.tell_gm(self.matches, match, "gm_waiting", who=name)
+            place = seat_rows.add_waiting(self.store, match["id"], email, request["name"], request["lang"], self.now())
+            self._tell_joiner(match, email, request["name"], request["lang"], "waiting", place=place)
+            seating.tell_gm(self.matches, match, "gm_waiting", who=request["name"])
             return Handled("processed", "join.waiting", match["id"])
-        self._seat(match, seat, name, mail.sender, self._lang(env))
+        self._seat(match, seat, request["name"], email, request["lang"])
         return Handled("processed", "join", match["id"], seat)
 
     def _lang(self, env) -> str | None:
         value = env.args.get("lang")
         return value if value in checks.LANGUAGES else None
 
-    def _refusal(self, mail, match, env, doc, lang) -> Handled | None:
-        """The join refused, or None: a sender, a name, an address of its own, joining open."""
-        if not mail.sender:
-            return Handled("refused", "join.no_sender", match["id"])
-        sender = mail.sender.lower()
-        checks_in_order = (
-            (sender == self.settings.address.lower(), Own("join.ours")),
-            (not isinstance(match["spec"].get("seats"), int | list), Own("join.not_open", {"match": match["id"]})),
-            (seat_rows.joining_closed(self.store, match["id"]) or match["status"] == "ended",
-             Own("join.closed", {"match": match["id"]})),
-            (sender == match["gm_email"] or self.store.plays_in(match["id"], sender), Own("join.already")),
-            (any(w["email"] == sender for w in seat_rows.waiting(self.store, match["id"])), Own("join.already_waiting")),
-            ("name" not in env.args, Own("join.name", {}, *_at(doc, "command"))),
-            ("lang" in env.args and self._lang(env) is None,
-             Own("gm.bad_lang", {"value": checks.echo(env.args.get("lang")), "known": ", ".join(checks.LANGUAGES)},
-                 *_at(doc, "lang"))),
-        )
-        for broken, problem in checks_in_order:
-            if broken:
-                return self._refuse(mail, match, lang, problem)
+    def _closed_to(self, match, sender: str) -> Own | None:
+        """Why this match takes no join from ``sender`` at all, or None."""
+        sender = sender.lower()
+        if not isinstance(match["spec"].get("seats"), int | list):
+            return Own("join.not_open", {"match": match["id"]})
+        if seat_rows.joining_closed(self.store, match["id"]) or match["status"] == "ended":
+            return Own("join.closed", {"match": match["id"]})
+        if sender == match["gm_email"] or self.store.plays_in(match["id"], sender):
+            return Own("join.already")
+        if any(w["email"] == sender for w in seat_rows.waiting(self.store, match["id"])):
+            return Own("join.already_waiting")
+        return None
+
+    def _input_problem(self, env, doc) -> Own | None:
+        if "name" not in env.args:
+            return Own("join.name", {}, *_at(doc, "command"))
+        if "lang" in env.args and self._lang(env) is None:
+            return Own("gm.bad_lang", {"value": checks.echo(env.args.get("lang")), "known": ", ".join(checks.LANGUAGES)},
+                       *_at(doc, "lang"))
         try:
             checks.header_text(env.args["name"], "name", checks.MAX_NAME)
         except checks.Invalid:
-            return self._refuse(mail, match, lang, Own("gm.bad_name", {}, *_at(doc, "name")))
+            return Own("gm.bad_name", {}, *_at(doc, "name"))
+        return None
+
+    def _place_problem(self, match, wanted: str) -> Own | None:
+        """Why the seat asked for (or a place on the wait list) cannot be had now, or None."""
+        seat = self._seat_for(match, wanted)
+        if isinstance(seat, Own):
+            return seat
+        if seat is None and len(seat_rows.waiting(self.store, match["id"])) >= int(match["spec"].get("wait_list", 10)):
+            return Own("join.full", {"match": match["id"]})
         return None
 
     def _refuse(self, mail, match, lang, problem: Own) -> Handled:
-        """Someone who holds no seat is answered only while the strangers' budget lasts."""
-        if not self.replies.known(mail.sender, match) and not self.replies.stranger_budget():
-            return Handled("refused", problem.code, match["id"])
+        """Someone who holds no seat is answered only as the strangers' policy and budget allow."""
+        if not self.replies.known(mail.sender, match) and not self.replies.stranger_answered(mail):
+            return Handled("ignored", problem.code, match["id"])
         return self.replies.refuse(mail, match, lang, [problem], code=problem.code)
 
-    def _seat_for(self, match, env) -> str | Own | None:
+    def _seat_for(self, match, wanted) -> str | Own | None:
         """The seat asked for (``player:``), the next free one, or None when all are taken."""
         if match["status"] != "open":
             return None
         held = {p["id"] for p in self.store.players(match["id"])}
         free = [s for s in seating.all_seats(match) if s not in held]
-        wanted = env.player
         if wanted in ANY_SEAT:
             return free[0] if free else None
         if wanted in free:
@@ -156,11 +225,13 @@ class Joining:
         if set(seating.all_seats(match)) <= held:
             seating.begin(self.matches, match["id"], by_gm=False)
 
-    def _tell_joiner(self, match, email: str, name: str, lang: str | None, event: str, **extra) -> None:
+    def _tell_joiner(self, match, email: str, name: str, lang: str | None, event: str, stamp: str = "",
+                     **extra) -> None:
         lang = lang or self.lookups.lang_of(match)
         subject, text = self.renderer.mail("joining", lang, event=event, role="player", name=name,
                                            **seating.lobby(self.matches, self.store.match(match["id"])), **extra)
-        self.queue.queue(f"joining:{match['id']}:{event}:{email}:{extra.get('seat', '')}:{self.now().isoformat()}",
+        stamp = stamp or self.now().isoformat()
+        self.queue.queue(f"joining:{match['id']}:{event}:{email}:{extra.get('seat', '')}:{stamp}",
                          match["id"], email, subject, text)
 
     # -- leave (before the start) -----------------------------------------------------------
@@ -170,6 +241,17 @@ class Joining:
         seating.tell_gm(self.matches, match, "gm_left", who=player["name"], seat=player["id"])
         self._fill(match, player["id"])
         return Handled("processed", "leave", match["id"], player["id"])
+
+    def remove(self, match, args: dict) -> str:
+        """The GM's ``remove``: a seat freed before the start (a joiner nobody knows,
+        one who went quiet); its player is told, the first waiting takes it."""
+        player = self.store.player(match["id"], str(args["seat"]))   # none given: KeyError, "needs seat:"
+        if player is None:
+            raise Refusal("gm.no_seat", "seat", seat=checks.echo(args["seat"]))
+        seat_rows.remove_player(self.store, match["id"], player["id"])
+        self._tell_joiner(match, player["email"], player["name"], player["lang"], "removed", seat=player["id"])
+        self._fill(match, player["id"])
+        return f"{player['id']} free again ({player['name']} removed)"
 
     def _fill(self, match, seat: str) -> None:
         """The first on the wait list takes the seat freed."""
@@ -203,8 +285,12 @@ class Joining:
                 return "joining closed" if cmd == "close-joining" else "joining open"
             if cmd == "status":
                 return _summary(seating.lobby(self.matches, match))
+            if cmd in SEAT_GM_COMMANDS and match["status"] != "open":
+                raise Refusal("join.remove_started", "command")
             if match["status"] != "open" or cmd not in _OPEN_GM:
                 raise Refusal("join.not_started", "command", match=match_id)
+            if cmd == "remove":
+                return self.remove(match, args)
             if cmd == "start":
                 return seating.begin(self.matches, match_id, by_gm=True)
             if cmd == "end":

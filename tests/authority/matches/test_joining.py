@@ -12,6 +12,7 @@ from seats_table import REFEREE, Table
 from referee.store import seats as seat_rows
 
 KEY = re.compile(r"(?:Your key|Dein Schlüssel|Your GM key|Dein Spielleitungs-Schlüssel): (\S+)")
+CODE = re.compile(r"^code: (\S+)$", re.M)
 
 
 class Lobby(Table):
@@ -22,9 +23,26 @@ class Lobby(Table):
         extra.setdefault("players", [{"id": "ann", "name": "Ann", "email": "ann@example.org"}])
         super().__init__(root, **extra)
 
+    held: dict[str, list[str]] = {}
+
     def join(self, sender: str, name: str = "Joiner", seat: str = "any", **args):
+        """A join, and the code mailed back from the joiner's address (issue 32): the
+        answer to the second mail; the first's, if it sent no code."""
         extra = "".join(f"{k}: {v}\n" for k, v in args.items())
-        return self.send(sender, f"match: toy1\nplayer: {seat}\ncommand: join\nname: {name}\n{extra}")
+        asked = self.send(sender, f"match: toy1\nplayer: {seat}\ncommand: join\nname: {name}\n{extra}")
+        if asked.reason != "join.code":
+            return asked
+        sent = self.mails()
+        code = CODE.search(sent[sender].pop()).group(1)
+        for to, texts in sent.items():
+            self.held.setdefault(to, []).extend(texts)
+        return self.send(sender, f"match: toy1\nplayer: {seat}\ncommand: join\ncode: {code}\n")
+
+    def mails(self) -> dict[str, list[str]]:
+        out, self.held = self.held, {}
+        for to, texts in super().mails().items():
+            out.setdefault(to, []).extend(texts)
+        return {to: texts for to, texts in out.items() if texts}
 
 
 def lobby(tmp_path, **extra) -> Lobby:

@@ -21,6 +21,7 @@ from referee.game_api import registry
 from referee.mail.imap_source import ImapSource
 from referee.mail.sink import SmtpSink
 from referee.render.renderer import Renderer
+from referee.store import seats as seat_rows
 from referee.store.sqlite import SqliteStore
 
 KEY = re.compile(r"(?:Your key|Your new key|Dein Schlüssel): ([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})")
@@ -50,6 +51,13 @@ class Post:
             msg = email.message_from_bytes(raw, policy=policy.default)
             out.append((msg["Subject"], msg.get_body(("plain",)).get_content().replace("\r\n", "\n")))
         return out
+
+    def join(self, user: str, text: str, asked: str) -> None:
+        """A join, then the code it brought sent back from the joiner's mailbox (issue 32)."""
+        self.write(user, text)
+        [(subject, mail)] = self.read(user)
+        assert asked in subject
+        self.write(user, f"match: toy1\nplayer: any\ncommand: join\ncode: {CODE.search(mail).group(1)}\n")
 
     def write(self, user: str, text: str) -> None:
         msg = EmailMessage()
@@ -145,22 +153,22 @@ def test_joining_an_open_match_by_mail(mailservers, tmp_path):
     try:
         [(subject, opened)] = post.read("gm")
         assert "Open for joining" in subject and "command: join" in opened
-        post.write("erin", "match: toy1\nplayer: any\ncommand: join\nname: Erin\nlang: de\n")
+        post.join("erin", "match: toy1\nplayer: any\ncommand: join\nname: Erin\nlang: de\n", "Bestätige")
         [(subject, joined)] = post.read("erin")
         assert "Du hast einen Platz" in subject and 'den Platz "seat1"' in joined
         assert "Erin joined" in post.read("gm")[0][0]
-        post.write("frank", "match: toy1\nplayer: seat2\ncommand: join\nname: Frank\n")
+        post.join("frank", "match: toy1\nplayer: seat2\ncommand: join\nname: Frank\n", "Confirm your address")
         frank = post.read("frank", 2)   # the seat, then the welcome: the match is full and starts
         [(_, welcome)] = [m for m in frank if "Welcome" in m[0]]
         assert post.ref.store.match("toy1")["status"] == "running"
         key = KEY.search(welcome).group(1)
         post.doc("frank", "seat2", key, turn=1, orders="{bid: 2}")
         assert "Orders accepted" in post.read("frank")[0][0]
-        post.write("grace", "match: toy1\nplayer: any\ncommand: join\nname: Grace\n")
+        post.join("grace", "match: toy1\nplayer: any\ncommand: join\nname: Grace\n", "Confirm your address")
         assert "wait list" in post.read("grace")[0][0]
+        # the wait list is full: heidi, an unproven stranger, is not answered (issue 32)
         post.write("heidi", "match: toy1\nplayer: any\ncommand: join\nname: Heidi\n")
-        [(subject, full)] = post.read("heidi")
-        assert "Not accepted" in subject and "wait list is full" in full
+        assert s.messages("heidi") == [] and [w["name"] for w in seat_rows.waiting(post.ref.store, "toy1")] == ["Grace"]
         assert len(post.ref.store.players("toy1")) == 2
     finally:
         post.ref.store.close()
