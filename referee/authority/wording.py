@@ -16,6 +16,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "key.wrong": {
         "en": "The key does not fit player '{player}'. Copy it exactly from your welcome mail.",
         "de": "Der Schlüssel passt nicht zu '{player}'. Übernimm ihn genau aus deiner Willkommensmail."},
+    "key.lost_elsewhere": {
+        "en": "A new key without the old one goes only to the address '{player}' is registered with: send "
+              "'command: new-key' from there, without 'key:'. (Playing from another address is 'command: address', "
+              "which needs the key.)",
+        "de": "Einen neuen Schlüssel ohne den alten gibt es nur für die Adresse, mit der '{player}' eingetragen ist: "
+              "schicke 'command: new-key' von dort, ohne 'key:'. (Von einer anderen Adresse aus spielen geht mit "
+              "'command: address', und dafür braucht es den Schlüssel.)"},
+    "key.lost_cap": {
+        "en": "A new key without the old one goes out at most {limit} times a day; the last one is in your mailbox. "
+              "Try again tomorrow, or ask your game master.",
+        "de": "Ein neuer Schlüssel ohne den alten geht höchstens {limit}-mal am Tag hinaus; der letzte liegt in "
+              "deinem Postfach. Versuch es morgen wieder oder frag deine Spielleitung."},
     "key.placeholder": {
         "en": "'{key}' only holds the place of your key: put your own key there, as your welcome mail gives it.",
         "de": "'{key}' hält nur den Platz für deinen Schlüssel frei: setze deinen eigenen ein, wie ihn deine Willkommensmail nennt."},

@@ -157,6 +157,8 @@ class Intake:
                 return self.replies.refuse_stranger(mail, "key.placeholder", mid)
             return self.replies.refuse(mail, match, lang, [Own("key.placeholder", {"key": env.key.strip()},
                                                                *_at(doc, "key"))])
+        if env.command == "new-key" and not (env.key or "").strip():   # a lost key: only its own address may ask
+            return self._lost_key(mail, match, player, env, doc, lang, member, mid)
         right, fresh = keys.check(env.key, player["key_hash"])
         if fresh:
             seat_rows.set_key_hash(self.store, match["id"], player["id"], fresh)
@@ -171,6 +173,17 @@ class Intake:
         if env.command:
             return self.commands.player_command(mail, match, player, env, doc)
         return self.orders.take(mail, match, player, turn, env, doc, lang)
+
+    def _lost_key(self, mail, match, player, env, doc, lang: str, member: bool, mid) -> Handled:
+        if mail.sender != (player["email"] or "").lower():
+            if not member:
+                return self.replies.refuse_stranger(mail, "key.lost_elsewhere", mid)
+            return self.replies.refuse(mail, match, lang, [Own("key.lost_elsewhere", {"player": player["id"]},
+                                                               *_at(doc, "command"))])
+        refused = self.senders.check(mail, match, player, lang, doc)
+        if refused is not None:
+            return refused
+        return self.commands.seats.identity.lost_key(mail, match, player, env, doc)
 
     def _refuse_envelope(self, mail, doc, lang: str, problems: list) -> Handled:
         """A document whose envelope is faulty may still name a known match: answer

@@ -2,6 +2,10 @@
 
 ``command: new-key`` (with the key): a fresh key goes to the registered
 address only, whoever sent the command; the old one stops working at once.
+A player who lost the key sends ``command: new-key`` without one, from the
+registered address: the fresh key goes there, at most ``LOST_KEYS_PER_DAY``
+times a seat and day (a forged From cannot keep a seat's key turning; under
+``sender_auth: require`` it is refused outright).
 
 ``command: address`` with ``email:`` (with the key): a confirmation code goes
 to the new address; the change takes effect when a mail *from* the new
@@ -28,6 +32,7 @@ from referee.intake import checks
 from referee.store import seats as seat_rows
 
 CODE_HOURS = 48
+LOST_KEYS_PER_DAY = 3
 MAX_TRIES = 5
 CODES_PER_DAY = 3
 
@@ -85,7 +90,23 @@ class Identity:
         return Handled("processed", command, match["id"], player["id"])
 
     # -- new-key -----------------------------------------------------------------
-    def new_key(self, mail, match, player, env, doc) -> Handled:
+    def lost_key(self, mail, match, player, env, doc) -> Handled:
+        """``command: new-key`` without a key, from the registered address (the caller checked
+        the address and the sender): a fresh key to that address, a few times a day at most."""
+        day = self.now().date().isoformat()
+        free = next((n for n in range(1, LOST_KEYS_PER_DAY + 1)
+                     if self.store.outbox_entry(self._lost_dedupe(match, player, day, n)) is None), None)
+        lang = self.lookups.lang_of(match, player)
+        if free is None:
+            return self.replies.refuse(mail, match, lang, [Own("key.lost_cap", {"limit": LOST_KEYS_PER_DAY},
+                                                               *_at(doc, "command"))])
+        return self.new_key(mail, match, player, env, doc, dedupe=self._lost_dedupe(match, player, day, free))
+
+    @staticmethod
+    def _lost_dedupe(match: dict, player: dict, day: str, n: int) -> str:
+        return f"newkey-lost:{match['id']}:{player['id']}:{day}:{n}"
+
+    def new_key(self, mail, match, player, env, doc, dedupe: str | None = None) -> Handled:
         key = keys.new_key()
         key_hash = keys.hash_key(key)
         seat_rows.set_key_hash(self.store, match["id"], player["id"], key_hash)
@@ -95,7 +116,8 @@ class Identity:
         subject, text = self.renderer.mail("new_key", lang, match=self._ctx(match), player=player, key=key,
                                            turn=turn["number"], address=self.settings.address)
         issued = hashlib.sha256(key_hash.encode()).hexdigest()[:16]   # no part of the key in the dedupe
-        self.queue.queue(f"newkey:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text)
+        self.queue.queue(dedupe or f"newkey:{match['id']}:{player['id']}:{issued}", match["id"], player["email"],
+                         subject, text)
         return self._done(mail, match, player, "new-key")
 
     # -- address: the request --------------------------------------------------------

@@ -117,3 +117,44 @@ def test_an_address_change_needs_the_key_and_a_stranger_learns_nothing(seats_tab
     assert confirm(t, "ann", "eve@evil.example", "ABCD-EFGH").reason == "address.no_request"
     sent = t.mails()
     assert "eve@evil.example" not in sent or all("toy1" not in m for m in sent["eve@evil.example"])
+
+
+def lost_key(t, player: str, sender: str | None = None):
+    return t.send(sender or f"{player}@example.org", f"match: toy1\nplayer: {player}\ncommand: new-key\n")
+
+
+def test_a_lost_key_is_replaced_by_mail_from_the_registered_address(seats_table):
+    # issue 33: "command: new-key" without a key was refused as "The key does not fit"
+    t = seats_table()
+    old = t.keys["ann"]
+    assert lost_key(t, "ann").reason == "new-key"
+    [keymail] = [m for m in t.mails()["ann@example.org"] if "Your new key" in m]
+    new = re.search(r"Your new key: (\S+)", keymail).group(1)
+    assert new != old
+    assert t.bid("ann", 1, key=new).reason == "accepted"
+
+
+def test_a_lost_key_asked_from_another_address_goes_nowhere(seats_table):
+    t = seats_table()
+    handled = lost_key(t, "ann", sender="bob@example.org")   # a member of the match, not ann's address
+    assert handled.outcome == "refused"
+    sent = t.mails()
+    assert not any("Your new key" in m for ms in sent.values() for m in ms)
+    assert any("command: new-key" in m and "without 'key:'" in m for m in sent["bob@example.org"])
+    assert t.bid("ann", 1).reason == "accepted"   # ann's key still works
+    assert lost_key(t, "ann", sender="mallory@evil.example").outcome != "processed"   # a stranger: nothing
+    assert not any("Your new key" in m for ms in t.mails().values() for m in ms)
+
+
+def test_lost_keys_are_capped_per_seat_and_day(seats_table):
+    from referee.authority.matches.identity import LOST_KEYS_PER_DAY
+    t = seats_table()
+    for _ in range(LOST_KEYS_PER_DAY):
+        assert lost_key(t, "bob").reason == "new-key"
+    keys_sent = [m for m in t.mails()["bob@example.org"] if "Dein neuer Schlüssel:" in m]
+    assert len(keys_sent) == LOST_KEYS_PER_DAY
+    last = re.search(r"Dein neuer Schlüssel: (\S+)", keys_sent[-1]).group(1)
+    assert lost_key(t, "bob").outcome == "refused"
+    [refusal] = t.mails()["bob@example.org"]
+    assert f"höchstens {LOST_KEYS_PER_DAY}-mal am Tag" in refusal
+    assert t.bid("bob", 1, key=last).reason == "accepted"   # the refusal turned no key
