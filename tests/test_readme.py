@@ -3,9 +3,10 @@ CI runs, its match file creates a match, and its order mail is read."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 import yaml
 
 from referee.app.referee import Referee
@@ -29,14 +30,17 @@ def test_the_first_lines_give_the_two_commands_and_ci_runs_the_test_command():
     assert command in (ROOT / ".ci" / "run").read_text()
 
 
-def test_the_match_file_example_creates_a_match(tmp_path):
+@pytest.mark.parametrize("years", [0, 1])
+def test_the_match_file_example_creates_a_match_as_copied_today_and_next_year(tmp_path, years):
+    # issue 33: a first_deadline in the past made the copied example fail
     spec = yaml.safe_load(yaml_blocks()[0])
-    ref = Referee(SqliteStore(tmp_path / "r.sqlite"), tmp_path / "turns",
-                  clock=lambda: datetime(2026, 3, 1, 12, 0, tzinfo=UTC),
+    now = datetime.now(UTC) + timedelta(days=365 * years)
+    ref = Referee(SqliteStore(tmp_path / "r.sqlite"), tmp_path / "turns", clock=lambda: now,
                   settings=Settings(address="referee@example.org"))
     ref.create_match(spec)
     turn = ref.store.current_turn(spec["id"])
-    assert turn["number"] == 1 and turn["deadline"].startswith("2026-03-05T19:00")  # 20:00 Berlin
+    ahead = datetime.fromisoformat(turn["deadline"]) - now   # one period, on the next whole minute
+    assert turn["number"] == 1 and timedelta(hours=48) <= ahead < timedelta(hours=48, minutes=1)
     assert len(ref.store.players(spec["id"])) == 3
 
 
