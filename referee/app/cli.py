@@ -132,7 +132,17 @@ def poll(env, once):
         report = service.poll_once()
     finally:
         service.source.close()
-    click.echo(f"{report.mails} mails read {report.outcomes or ''}; {report.sent} mails sent")
+    click.echo(f"{_count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {_count(report.sent, 'mail')} sent")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _outcomes(outcomes: dict | None) -> str:
+    """``{'processed': 2, 'refused': 1}`` as a GM reads it: `` (2 processed, 1 refused)``."""
+    parts = [f"{n} {name}" for name, n in sorted((outcomes or {}).items()) if n]
+    return f" ({', '.join(parts)})" if parts else ""
 
 
 @cli.command()

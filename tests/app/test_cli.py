@@ -72,7 +72,8 @@ def test_new_poll_tick_status_by_cron(campaign, capsys):
     mailbox.Maildir(str(campaign / "mail" / "in"), factory=None, create=False).add(msg.as_bytes())
 
     assert main(["poll", "--once"]) == 0
-    assert "1 mails read" in capsys.readouterr().out
+    out = capsys.readouterr().out   # issue 33: words a GM reads, not a Python dict
+    assert "1 mail read (1 processed);" in out and "{" not in out
     reply = [m for m in outgoing(campaign) if m["In-Reply-To"] == "<jay-1@example.org>"]
     assert len(reply) == 1 and key not in text_of(reply[0])
     assert main(["tick"]) == 0
