@@ -90,8 +90,23 @@ def test_orders_accepted_while_paused_say_the_deadline_is_stopped(ref, outbox):
     ref.handle(inbound("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 1\n")))
     sent = outbox.flush()
     ann, bob = text_of(to(sent, "ann@example.org")[0]), text_of(to(sent, "bob@example.org")[0])
-    assert "Deadline: stopped while the match is paused" in ann and "(UTC)" not in ann
-    assert "Abgabeschluss: angehalten, solange die Partie ruht" in bob
+    assert "UTC) as it stands; stopped while the match is paused" in ann   # the deadline as it stands (issue 33)
+    assert "nach jetzigem Stand; angehalten, solange die Partie ruht" in bob
+
+
+def test_an_extend_while_paused_states_the_new_deadline(ref, outbox):
+    # issue 33: the "Deadline moved" notice of a paused match named no deadline at all
+    ref.create_match(SPEC)
+    keys = keys_of(outbox)
+    assert pause(ref, keys).reason == "pause"
+    outbox.flush()
+    ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: extend\nby: 24h\n")))
+    sent = outbox.flush()
+    [ann] = [m for m in to(sent, "ann@example.org") if "Deadline moved" in m["Subject"]]
+    deadline = ref.store.current_turn("toy1")["deadline"]
+    assert deadline[11:16] in text_of(ann) and "as it stands" in text_of(ann)
+    [bob] = [m for m in to(sent, "bob@example.org") if "Abgabeschluss verschoben" in m["Subject"]]   # a whole subject in German
+    assert "nach jetzigem Stand" in text_of(bob)
 
 
 def test_english_notices_have_readable_subjects(ref, outbox):
