@@ -233,7 +233,7 @@ class ReplayReport:
 def replay(match_dir: str | Path) -> ReplayReport:
     """Rebuild every turn from the archive alone and compare every hash."""
     match_dir = Path(match_dir)
-    meta = archive_yaml.read(match_dir / "match.yaml")   # capped: an archive may come from anywhere
+    meta = archive_yaml.read_match(match_dir)   # capped: an archive may come from anywhere
     report = ReplayReport(match=meta["id"], game=meta["game"])
 
     def fail(turn: int, text: str) -> ReplayReport:

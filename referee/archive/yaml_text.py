@@ -217,6 +217,14 @@ def read(path: Path | str) -> Any:
         raise _refused(path, e.code, e.line, e.params) from None
 
 
+def read_match(match_dir: Path | str) -> dict:
+    """A match folder's match.yaml (``read``), which must be a mapping."""
+    meta = read(Path(match_dir) / "match.yaml")
+    if not isinstance(meta, dict):
+        raise Broken(Path(match_dir) / "match.yaml", "no mapping of a match's facts")
+    return meta
+
+
 def read_json(path: Path | str) -> Any:
     """An archive JSON file (turn.json) within the byte cap; ``Broken`` if it is none."""
     path = Path(path)

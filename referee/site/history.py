@@ -25,10 +25,7 @@ class Turn:
 
 
 def read_meta(match_dir: Path) -> dict:
-    meta = archive_yaml.read(Path(match_dir) / "match.yaml")   # capped (issue 32): a damaged file is said so
-    if not isinstance(meta, dict):
-        raise archive_yaml.Broken(Path(match_dir) / "match.yaml", "no mapping of a match's facts")
-    return meta
+    return archive_yaml.read_match(match_dir)   # capped (issue 32): a damaged file is said so
 
 
 def setup_state(rules, meta: dict):
