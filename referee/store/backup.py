@@ -263,7 +263,9 @@ def _verify(folder: Path) -> tuple[dict | None, list[str], list[str]]:
         problems.append(f"{dumped.name}: its checksum differs from the manifest's (damaged or changed)")
     else:
         problems += backend.check(dumped)
-    archive = manifest.get("archive") if isinstance(manifest.get("archive"), dict) else {}
+    archive = manifest.get("archive")
+    if not isinstance(archive, dict):
+        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], []
     problems += _archive_problems(folder, archive)
     if problems:
         return manifest, problems, []
