@@ -123,7 +123,7 @@ def _unlink(path: str) -> None:
 class _DUMPER(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
     """libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the
     pure-Python one.  A value met twice is written twice: the archive's reader refuses anchors
-    and aliases (``archive_yaml.read``: an alias bomb costs nothing then)."""
+    and aliases (``yaml_text.read``: an alias bomb costs nothing then)."""
 
     def ignore_aliases(self, data) -> bool:
         return True

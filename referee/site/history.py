@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.archive import yaml_text as archive_yaml
-from referee.game_api import registry
 from referee.archive.record import turn_dir_name
+from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed
 
 

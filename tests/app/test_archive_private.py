@@ -15,8 +15,8 @@ import pytest
 import yaml
 from test_cli import KEY, MATCH_FILE, campaign, outgoing, text_of  # noqa: F401  (the CLI tests' campaign)
 
-from referee.archive.record import is_private
 from referee.app.cli import main
+from referee.archive.record import is_private
 
 SECRETS = ("Meet me at the docks.", "Only Jay dreams of this.")   # private talk, a chronicle for one seat
 UNSIGNED = "Someone here is lying."                               # anonymous, to all

@@ -9,8 +9,8 @@ import pytest
 from test_chronicle_cli import letter, records, started  # noqa: F401  (the CLI campaign, a letter by mail)
 from test_cli import campaign, outgoing  # noqa: F401  (campaign: the fixture under started)
 
-from referee.authority.talk.chronicle import MAX_CHRONICLE, MAX_TURN_CHARS, MAX_TURN_ENTRIES
 from referee.app.cli import main
+from referee.authority.talk.chronicle import MAX_CHRONICLE, MAX_TURN_CHARS, MAX_TURN_ENTRIES
 
 
 @pytest.mark.sqlite_file

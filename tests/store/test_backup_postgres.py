@@ -12,10 +12,10 @@ import pytest
 from hardkit import Outbox, clock, create, make_referee, toy_registered  # noqa: E402, F401 (fixtures)
 from test_backup import hashes, play_turn, two_matches  # noqa: E402
 
+from referee.app.cli import main  # noqa: E402
 from referee.archive.record import replay  # noqa: E402
 from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify  # noqa: E402
 from referee.store.backup_pg import PostgresBackend  # noqa: E402
-from referee.app.cli import main  # noqa: E402
 
 MATCHES = ("toy1", "toy2")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hardkit import Outbox, clock, create, make_referee, send_orders, toy_registered  # noqa: F401 (fixtures)
 
+from referee.app.cli import main
 from referee.archive.record import is_private
 from referee.store.backup import MANIFEST, snapshot
-from referee.app.cli import main
 
 pytestmark = pytest.mark.sqlite_file
 CONFIG = "address: referee@example.org\nstore: referee.sqlite\narchive: turns\n" \
