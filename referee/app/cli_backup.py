@@ -39,6 +39,6 @@ def restore(env, folder, force):
     try:
         done = restore_snapshot(Path(folder), str(env.cfg.store), env.cfg.archive, force=force)
     except (BackupError, OSError) as e:
-        raise Fail(f"nothing restored: {e}") from None
+        raise Fail(f"nothing restored: {e}", getattr(e, "todo", None)) from None
     click.echo(f"restored the snapshot taken {done['taken']} ({done['files']} archive files)"
                + (f"; the archive before it is kept in {done['old_archive']}" if done["old_archive"] else ""))

@@ -6,14 +6,17 @@ turns/<match>/tNNN/inbox/*.eml        every mail received during the turn, as re
 turns/<match>/tNNN/orders.yaml        orders used per player, with source: player | default
 turns/<match>/tNNN/turn.json          turn seed, log with visibility, sha256 of the resulting state
 turns/<match>/tNNN/reports/<who>.<lang>.txt|.html
+turns/<match>/tNNN/press.yaml, chronicle.yaml   table talk to all, chronicle entries for all
+turns/<match>/tNNN/private/press.yaml, …        every message and entry, with writers (issue 32)
 ```
 Every write replaces its file atomically, so writing a turn again after a
 crash gives the same files.  ``replay`` needs nothing but this folder and the
-installed game.
+installed game.  What a match page may show (match.yaml, orders.yaml, turn.json,
+the public report, the public talk) is written ``0644``; the rest is the owner's
+alone (``is_private``: ``0600`` files, ``0700`` folders), whatever the umask.
 """
 from __future__ import annotations
 
-import json
 import os
 import queue
 import shutil
@@ -34,32 +37,58 @@ def turn_dir_name(number: int) -> str:
     return f"t{number:03d}"
 
 
+PUBLIC, PRIVATE = 0o644, 0o600          # files (never group- or world-writable, whatever the umask)
+PUBLIC_DIR, PRIVATE_DIR = 0o755, 0o700
+PRIVATE_FOLDERS = ("inbox", "private")   # received mails (keys); private talk and chronicle
+
+
+def is_private(parts: Sequence[str]) -> bool:
+    """Whether the archive file at ``parts`` (its path below the archive's root) is the
+    owner's alone: anything in an inbox/ or private/ folder, and every report but the
+    public one (a seat's report holds the chronicle for that seat, the GM's all of it)."""
+    return (any(p in PRIVATE_FOLDERS for p in parts[:-1])
+            or (len(parts) > 1 and parts[-2] == "reports" and not parts[-1].startswith("_public.")))
+
+
+def report_mode(name: str) -> int:
+    return PUBLIC if name.startswith("_public.") else PRIVATE
+
+
+def private_folder(folder: Path) -> None:
+    """Make ``folder`` (its parents as public folders) the owner's alone, also where an older
+    release made it open to all."""
+    try:
+        os.mkdir(folder, PRIVATE_DIR)
+        return
+    except FileNotFoundError:
+        _make_folder(folder.parent)
+        try:
+            os.mkdir(folder, PRIVATE_DIR)
+            return
+        except FileExistsError:   # made meanwhile by another worker
+            pass
+    except FileExistsError:
+        pass
+    if os.stat(folder).st_mode & 0o077:
+        os.chmod(folder, PRIVATE_DIR)
+
+
 def _write(path: Path, data: bytes, private: bool = False) -> None:
     """Replace ``path`` atomically; ``private``: readable by the owner only, in a folder only
     the owner can enter (received mails carry keys)."""
     if private:
-        path.parent.parent.mkdir(parents=True, exist_ok=True)
-        path.parent.mkdir(mode=0o700, exist_ok=True)
+        private_folder(path.parent)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    _put(str(path.parent), path.name, data, 0o600 if private else 0o666)
+        _make_folder(path.parent)
+    _put(str(path.parent), path.name, data, PRIVATE if private else PUBLIC)
 
 
-def _put(folder: str, name: str, data: bytes, mode: int = 0o666) -> None:
+def _put(folder: str, name: str, data: bytes, mode: int = PUBLIC) -> None:
     """Write ``folder/name`` through a temporary file renamed over it, in an existing
     folder: three system calls and the write (a close writes ~30 files)."""
     fd, tmp = _write_tmp(folder, name, data, mode)
     os.close(fd)
     os.replace(tmp, f"{folder}/{name}")
-
-
-def _put_made(folder: str, name: str, data: bytes) -> None:
-    """``_put``, making ``folder`` first if it is missing (asked of the disk only then)."""
-    try:
-        _put(folder, name, data)
-    except FileNotFoundError:
-        os.makedirs(folder, exist_ok=True)
-        _put(folder, name, data)
 
 
 def _write_tmp(folder: str, name: str, data: bytes, mode: int) -> tuple[int, str]:
@@ -70,6 +99,7 @@ def _write_tmp(folder: str, name: str, data: bytes, mode: int) -> tuple[int, str
         fd, made = os.open(tmp, _NEW, mode), True
     except FileExistsError:   # left by a process of this id that died while writing: not this call's
         fd, made = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode), False
+        os.fchmod(fd, mode)   # it keeps the mode it was made with
     try:
         _write_all(fd, data)
     except BaseException:
@@ -90,8 +120,13 @@ def _unlink(path: str) -> None:
         pass
 
 
-# libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the pure-Python one
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+class _DUMPER(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+    """libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the
+    pure-Python one.  A value met twice is written twice: the archive's reader refuses anchors
+    and aliases (``yaml_text.read``: an alias bomb costs nothing then)."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
 
 
 def _yaml(data) -> bytes:
@@ -140,7 +175,7 @@ class Archive:
         fds: list[int] = []
         try:
             for at, name, data in _turn_files(str(folder), orders, turn, reports, made):
-                fd, tmp = _write_tmp(at, name, data, 0o666)
+                fd, tmp = _write_tmp(at, name, data, report_mode(name) if at.endswith("/reports") else PUBLIC)
                 fds.append(fd)
                 moves.append((tmp, f"{at}/{name}"))
             durable(fds)
@@ -198,7 +233,7 @@ class ReplayReport:
 def replay(match_dir: str | Path) -> ReplayReport:
     """Rebuild every turn from the archive alone and compare every hash."""
     match_dir = Path(match_dir)
-    meta = yaml.safe_load((match_dir / "match.yaml").read_text(encoding="utf-8"))
+    meta = archive_yaml.read_match(match_dir)   # capped: an archive may come from anywhere
     report = ReplayReport(match=meta["id"], game=meta["game"])
 
     def fail(turn: int, text: str) -> ReplayReport:
@@ -216,8 +251,8 @@ def replay(match_dir: str | Path) -> ReplayReport:
     number = 1
     while (match_dir / turn_dir_name(number) / "turn.json").exists():
         d = match_dir / turn_dir_name(number)
-        turn = json.loads((d / "turn.json").read_text(encoding="utf-8"))
-        used = yaml.safe_load((d / "orders.yaml").read_text(encoding="utf-8")) or {}
+        turn = archive_yaml.read_json(d / "turn.json")
+        used = archive_yaml.read(d / "orders.yaml") or {}
         if turn["seed"] != derive_seed(meta["seed"], number):
             return fail(number, "the turn seed does not follow from the match seed")
         awaiting = rules.awaiting(state)
@@ -233,9 +268,11 @@ def replay(match_dir: str | Path) -> ReplayReport:
     return report
 
 
-def write_turn_record(archive: Archive, match_id: str, number: int, name: str, data) -> None:
-    """A record of its own beside a turn's reports, e.g. ``press.yaml``, ``chronicle.yaml`` (issue 18)."""
-    _write(archive.turn_dir(match_id, number) / checks.path_part(name), _yaml(data))
+def write_turn_record(archive: Archive, match_id: str, number: int, name: str, data, private: bool = False) -> None:
+    """A record of its own beside a turn's reports, e.g. ``press.yaml``, ``chronicle.yaml`` (issue 18);
+    ``private``: into the turn's ``private/`` folder, the owner's alone (issue 32)."""
+    folder = archive.turn_dir(match_id, number)
+    _write((folder / "private" if private else folder) / checks.path_part(name), _yaml(data), private)
 
 
 def record_files(orders: Mapping, turn: Mapping) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
@@ -264,13 +301,13 @@ def _make_folder(folder: Path) -> list[Path]:
     """Make ``folder`` and what is missing above it: one call when only it is missing or it
     exists; the folders made, outermost first."""
     try:
-        os.mkdir(folder)
+        os.mkdir(folder, PUBLIC_DIR)
         return [folder]
     except FileExistsError:
         return []
     except FileNotFoundError:
         made = _make_folder(folder.parent)
-        os.mkdir(folder)
+        os.mkdir(folder, PUBLIC_DIR)
         return made + [folder]
 
 

@@ -73,12 +73,12 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
     held = _held_name(turn)
     made: list[Path] = []
     try:
-        os.mkdir(held)
+        os.mkdir(held, files.PUBLIC_DIR)
     except FileExistsError:
         staged.reused = True
     except FileNotFoundError:
         made = files._make_folder(turn)   # the turn's folder (and the match's): their names synced below
-        os.mkdir(held)
+        os.mkdir(held, files.PUBLIC_DIR)
         staged.turn_made = True
     staged.held = held
     fds: list[int] = []
@@ -87,8 +87,10 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
         for name, text in sorted(reports.items()):
             name = checks.path_part(name)
             path = f"{held}/{name}"
-            fd = os.open(path, flags, 0o666)
+            fd = os.open(path, flags, files.report_mode(name))   # a seat's or the GM's: the owner's alone
             fds.append(fd)
+            if staged.reused:
+                os.fchmod(fd, files.report_mode(name))   # a file left there keeps the mode it was made with
             try:
                 files._write_all(fd, text.encode("utf-8"))
             except BaseException:
@@ -98,7 +100,7 @@ def stage_reports(archive: Archive, match_id: str, number: int, reports: Mapping
             staged.append((path, f"{staged.folder}/{name}"))
         if record is not None:
             for name, data in files.record_files(*record):
-                fd, tmp = files._write_tmp(str(turn), name, data, 0o666)
+                fd, tmp = files._write_tmp(str(turn), name, data, files.PUBLIC)
                 fds.append(fd)
                 staged.record.append((tmp, f"{turn}/{name}"))
         # the hidden folder's names, and each new folder's own name in its parent, in the same round

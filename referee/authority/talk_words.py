@@ -72,6 +72,20 @@ TEXTS: dict[str, dict[str, str]] = {
     "chronicle.bad_title": {
         "en": "A title is one line of at most 80 characters, without control characters.",
         "de": "Ein Titel ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
+    "chronicle.turn_full": {
+        "en": "The reports of turn {turn} are headed by {count} entries of {chars} characters already; one turn "
+              "takes at most {max_entries} entries of {max_chars} characters in all. This one ({length} characters) "
+              "was not added: publish it after the next report, or shorten it.",
+        "de": "Über den Berichten von Zug {turn} stehen schon {count} Einträge mit zusammen {chars} Zeichen; ein Zug "
+              "nimmt höchstens {max_entries} Einträge mit zusammen {max_chars} Zeichen auf. Dieser ({length} Zeichen) "
+              "wurde nicht aufgenommen: veröffentliche ihn nach dem nächsten Bericht oder kürze ihn."},
+    "letter.turn_full": {
+        "en": "The reports of turn {turn} are headed by {count} entries of {chars} characters already; one turn "
+              "takes at most {max_entries} entries of {max_chars} characters in all. Letter {number} ({length} "
+              "characters) stays held: approve it after the next report.",
+        "de": "Über den Berichten von Zug {turn} stehen schon {count} Einträge mit zusammen {chars} Zeichen; ein Zug "
+              "nimmt höchstens {max_entries} Einträge mit zusammen {max_chars} Zeichen auf. Brief {number} ({length} "
+              "Zeichen) bleibt zurückgehalten: gib ihn nach dem nächsten Bericht frei."},
     "letter.bad_number": {
         "en": "'number:' takes the number of a held letter, such as 3.",
         "de": "'number:' nimmt die Nummer eines zurückgehaltenen Briefs, etwa 3."},
@@ -85,4 +99,4 @@ TEXTS: dict[str, dict[str, str]] = {
 
 # refusals where correcting the document does not help: only waiting (or the GM) does
 NOTHING_TO_FIX = frozenset({"press.none", "press.ended", "press.closed", "press.rate", "press.not_yours",
-                            "chronicle.ended", "letter.too_many", "letter.none"})
+                            "chronicle.ended", "letter.too_many", "letter.none", "letter.turn_full"})

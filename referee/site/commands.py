@@ -8,6 +8,7 @@ from pathlib import Path
 
 
 def cmd_site(args, load_config) -> int:
+    from referee.archive import yaml_text as archive_yaml
     from referee.site.build import build_site
 
     folder = Path(args.match)
@@ -16,9 +17,22 @@ def cmd_site(args, load_config) -> int:
     if not (folder / "match.yaml").is_file():
         print(f"no archived match {args.match!r} (no {folder / 'match.yaml'})", file=sys.stderr)
         return 2
-    index = build_site(folder, Path(args.out) if args.out else Path("site") / folder.name)
+    try:
+        index = build_site(folder, Path(args.out) if args.out else Path("site") / folder.name)
+    except archive_yaml.Broken as e:   # issue 32: capped reading; one line, never "a fault of the referee"
+        return _failed(f"no pages written: the archive file {e}",
+                       "it was damaged or changed by hand; bring the match back from a snapshot (referee restore)")
+    except (ValueError, KeyError, TypeError, LookupError, FileNotFoundError) as e:
+        return _failed(f"no pages written: the archive in {folder} cannot be read: {e.__class__.__name__}: {str(e)[:160]}",
+                       "is it a match folder written by the referee, for a game installed here (`referee games`)?")
     print(f"wrote {index}")
     return 0
+
+
+def _failed(what: str, todo: str) -> int:
+    """What went wrong and what to do, as the command line says every failure (exit status 1)."""
+    print(f"referee: {what}\n  {todo}", file=sys.stderr)
+    return 1
 
 
 def cmd_schema(args) -> int:

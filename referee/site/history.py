@@ -3,14 +3,12 @@ archive holds the orders used and the turn seeds, so replaying them gives
 every turn's state, and from it the public view a page may show."""
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from referee.archive import yaml_text as archive_yaml
 from referee.archive.record import turn_dir_name
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed
@@ -27,7 +25,7 @@ class Turn:
 
 
 def read_meta(match_dir: Path) -> dict:
-    return yaml.safe_load((Path(match_dir) / "match.yaml").read_text(encoding="utf-8"))
+    return archive_yaml.read_match(match_dir)   # capped (issue 32): a damaged file is said so
 
 
 def setup_state(rules, meta: dict):
@@ -44,8 +42,8 @@ def turns(match_dir: Path, meta: dict | None = None) -> Iterator[Turn]:
     number = 1
     while (match_dir / turn_dir_name(number) / "turn.json").exists():
         d = match_dir / turn_dir_name(number)
-        record = json.loads((d / "turn.json").read_text(encoding="utf-8"))
-        used = yaml.safe_load((d / "orders.yaml").read_text(encoding="utf-8")) or {}
+        record = archive_yaml.read_json(d / "turn.json")
+        used = archive_yaml.read(d / "orders.yaml") or {}
         orders = {p: rules.order_schema(state, u["stage"]).model_validate(u["orders"]) for p, u in used.items()}
         state = rules.resolve(state, orders, Rng(record["seed"])).state
         yield Turn(number, record.get("closed"), list(record.get("missing") or []), record.get("outcome"),

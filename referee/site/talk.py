@@ -1,12 +1,13 @@
 """What a match page shows of table talk and the chronicle (issue 18): from the
 archive's ``tNNN/chronicle.yaml`` and ``tNNN/press.yaml``, only what was for
 everyone — chronicle entries and letters for all seats, messages to all (an
-unsigned one without its writer)."""
+unsigned one without its writer).  Since issue 32 these files hold nothing else
+(the whole record is in ``tNNN/private/``); the filter stays for older archives."""
 from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+from referee.archive import yaml_text as archive_yaml
 
 MAX_ENTRIES = 500   # read from one turn's record
 
@@ -14,7 +15,7 @@ MAX_ENTRIES = 500   # read from one turn's record
 def _read(path: Path) -> list:
     if not path.exists():
         return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = archive_yaml.read(path)
     return [d for d in data[:MAX_ENTRIES] if isinstance(d, dict)] if isinstance(data, list) else []
 
 

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from referee.store.backup_pg import PostgresBackend
+from referee.archive import record as files
+from referee.archive import yaml_text as archive_yaml
+from referee.store.backup_pg import PostgresBackend, result_hash
 from referee.store.schema import SCHEMA_VERSION
 
 FORMAT = 1
@@ -39,7 +41,11 @@ RESULTS = ("orders.yaml", "turn.json", "reports")   # what a turn folder holds o
 
 
 class BackupError(RuntimeError):
-    pass
+    """What stops a snapshot or a restore; ``todo``: what the GM can do about it."""
+
+    def __init__(self, what: str, todo: str | None = None) -> None:
+        super().__init__(what)
+        self.todo = todo
 
 
 class SqliteBackend:
@@ -63,10 +69,12 @@ class SqliteBackend:
             out.close()
         return target
 
-    def archived(self, dumped: Path) -> set[tuple[str, int]]:
+    def archived(self, dumped: Path) -> dict[tuple[str, int], str | None]:
+        """The turns the dump holds as archived, each with its state hash (None: unreadable)."""
         db = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
         try:
-            return {(m, int(n)) for m, n in db.execute("SELECT match, number FROM turns WHERE archived=1")}
+            return {(m, int(n)): result_hash(r) for m, n, r in
+                    db.execute("SELECT match, number, result FROM turns WHERE archived=1")}
         finally:
             db.close()
 
@@ -175,7 +183,7 @@ def snapshot(store, archive_root: Path, dest: Path, *, now: datetime | None = No
     return dest
 
 
-def _copy_archive(root: Path, out: Path, archived: set[tuple[str, int]], link: bool) -> dict[str, int]:
+def _copy_archive(root: Path, out: Path, archived: dict[tuple[str, int], str | None], link: bool) -> dict[str, int]:
     """Copy (or link) the archive; a turn's results only where ``archived`` holds that turn."""
     files: dict[str, int] = {}
     if not root.is_dir():
@@ -220,40 +228,100 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 # -- checking and restoring ------------------------------------------------------
+# A snapshot folder may have been copied, kept on a share or handed over, so nothing in it is
+# taken on its word (issue 32): the store loaded is the very file checked, named as the backend
+# names it; the archive brought back is exactly the files the manifest lists, none reached
+# through a link; and the store and the archive must be of one moment (every turn the store
+# holds as archived has its record in the archive, with the store's state hash, and no other).
 def verify(folder: Path) -> tuple[dict | None, list[str]]:
     """(the manifest, every problem found); a snapshot with problems is never restored."""
-    folder = Path(folder)
+    manifest, whole, together = _verify(Path(folder))
+    return manifest, whole + together
+
+
+def _verify(folder: Path) -> tuple[dict | None, list[str], list[str]]:
+    """(the manifest, problems of its wholeness, problems of its store and archive together)."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"]
+        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"], []
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         return None, [f"{folder}: snapshot format {manifest.get('format') if isinstance(manifest, dict) else '?'}, "
-                      f"this referee reads {FORMAT}"]
-    problems: list[str] = []
+                      f"this referee reads {FORMAT}"], []
     try:
         backend = backend_named(str(manifest.get("backend")))
     except BackupError as e:
-        return manifest, [str(e)]
-    dumped = folder / Path(str(manifest.get("store_file", ""))).name
-    if not dumped.is_file():
-        return manifest, [f"{folder}: the store file {dumped.name} is missing"]
+        return manifest, [str(e)], []
+    if manifest.get("store_file") != backend.file:   # an absolute or other name would load an unchecked file
+        return manifest, [f"the manifest names the store file {str(manifest.get('store_file'))[:80]!r}; a snapshot "
+                          f"of a {backend.name} store holds it as {backend.file}, beside the manifest"], []
+    dumped = folder / backend.file
+    if dumped.is_symlink() or not dumped.is_file():
+        return manifest, [f"{folder}: the store file {dumped.name} is missing (or a link)"], []
+    problems: list[str] = []
     if _sha256(dumped) != manifest.get("store_sha256"):
         problems.append(f"{dumped.name}: its checksum differs from the manifest's (damaged or changed)")
     else:
         problems += backend.check(dumped)
-    archive = manifest.get("archive") if isinstance(manifest.get("archive"), dict) else {}
-    for link in (p for p in (folder / "turns").rglob("*") if p.is_symlink()):
-        problems.append(f"{link.relative_to(folder)}: a symbolic link; a snapshot holds none")
-        break
-    for rel, size in archive.items():
-        path = folder / "turns" / rel
+    archive = manifest.get("archive")
+    if not isinstance(archive, dict):
+        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], []
+    problems += _archive_problems(folder, archive)
+    if problems:
+        return manifest, problems, []
+    return manifest, [], _together(folder, backend.archived(dumped), archive)
+
+
+def _archive_problems(folder: Path, listed: dict) -> list[str]:
+    """The snapshot's ``turns/``: no link anywhere (``turns`` itself neither), every file the
+    manifest lists there at its size, and nothing it does not list."""
+    turns, problems = folder / "turns", []
+    if turns.is_symlink():
+        return ["turns: a symbolic link; a snapshot holds none"]
+    found: set[str] = set()
+    for at, dirs, names in os.walk(turns):   # never follows a link
+        for name in dirs + names:
+            path = Path(at) / name
+            rel = path.relative_to(turns).as_posix()
+            if path.is_symlink():
+                problems.append(f"turns/{rel}: a symbolic link; a snapshot holds none")
+            elif name in names:
+                found.add(rel)
+        if len(problems) > 20:
+            return problems
+    for rel, size in listed.items():
+        path = turns / rel
         if (".." in Path(rel).parts or Path(rel).is_absolute() or path.is_symlink() or not path.is_file()
                 or path.stat().st_size != size):
             problems.append(f"turns/{rel}: missing or of another size than when taken")
             if len(problems) > 20:
-                break
-    return manifest, problems
+                return problems
+    problems += [f"turns/{rel}: not listed in the manifest; a snapshot holds only what it lists"
+                 for rel in sorted(found - set(listed))[:20]]
+    return problems
+
+
+def _together(folder: Path, archived: dict[tuple[str, int], str | None], listed: dict) -> list[str]:
+    """Whether the dumped store and the snapshot's archive are of one moment: the turns the
+    store holds as archived are the turns whose record (turn.json) is in the archive, and each
+    record's state hash is the store's."""
+    records = {}
+    for rel in listed:
+        parts = rel.split("/")
+        if len(parts) == 3 and parts[2] == "turn.json" and parts[1][:1] == "t" and parts[1][1:].isdigit():
+            records[(parts[0], int(parts[1][1:]))] = rel
+    problems = [f"the store holds turn {n} of {m} as archived, but the archive has no turns/{m}/t{n:03d}/turn.json"
+                for m, n in sorted(set(archived) - set(records))]
+    problems += [f"turns/{records[t]}: a turn the store does not hold as archived" for t in sorted(set(records) - set(archived))]
+    for turn in sorted(set(records) & set(archived)):
+        try:
+            recorded = archive_yaml.read_json(folder / "turns" / records[turn])
+        except (OSError, ValueError) as e:
+            problems.append(f"turns/{records[turn]}: unreadable ({e})")
+            continue
+        if archived[turn] and (not isinstance(recorded, dict) or recorded.get("hash") != archived[turn]):
+            problems.append(f"turns/{records[turn]}: its state hash is not the one the store holds for that turn")
+    return problems[:20]
 
 
 def restore(folder: Path, store_location: str, archive_root: Path, *, force: bool = False,
@@ -261,9 +329,14 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     """Bring a snapshot back; refuses a store in use or holding matches, and a
     non-empty archive, unless ``force`` (the old archive is then kept beside)."""
     folder, archive_root = Path(folder), Path(archive_root)
-    manifest, problems = verify(folder)
+    manifest, problems, apart = _verify(folder)
     if problems or manifest is None:
-        raise BackupError("the snapshot is not whole: " + "; ".join(problems[:5]))
+        raise BackupError("the snapshot is not whole: " + "; ".join(problems[:5]),
+                          "take a new one with `referee backup`, or restore another")
+    if apart:
+        raise BackupError("the snapshot's store and archive do not belong together: " + "; ".join(apart[:5]),
+                          "they come from different snapshots or were changed by hand; "
+                          "restore a snapshot as `referee backup` wrote it")
     backend = backend_named(manifest["backend"])
     if backend.in_use(store_location):
         raise BackupError(f"{store_location} is in use (a running referee?); stop it first")
@@ -277,13 +350,40 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
             raise BackupError(f"{store_location} holds matches; give --force to replace them")
         if archive_root.is_dir() and any(archive_root.iterdir()):
             raise BackupError(f"{archive_root} is not empty; give --force to replace it (the old one is kept beside)")
-    backend.load(folder / manifest["store_file"], store_location)
+    staged = archive_root.with_name(f".{archive_root.name}.restoring-{os.getpid()}")
+    shutil.rmtree(staged, ignore_errors=True)
+    try:
+        _bring_back(folder / "turns", staged, manifest["archive"])   # before the store: a full disk changes nothing
+        backend.load(folder / backend.file, store_location)          # the very file verified
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
     kept = None
     if archive_root.exists():
         kept = archive_root.with_name(f"{archive_root.name}.before-restore-{now:%Y%m%dT%H%M%S}")
         os.replace(archive_root, kept)
-    shutil.copytree(folder / "turns", archive_root) if (folder / "turns").is_dir() else archive_root.mkdir(parents=True)
+    os.replace(staged, archive_root)
     return {"taken": manifest["taken"], "files": len(manifest["archive"]), "old_archive": str(kept) if kept else None}
+
+
+def _bring_back(src: Path, out: Path, listed: dict) -> None:
+    """Copy the files ``listed`` (and nothing else) from ``src`` into the new folder ``out``,
+    each with the mode the archive gives it (``archive.is_private``), not the snapshot's;
+    a file is opened without following a link (one put there since it was verified)."""
+    out.mkdir(parents=True, mode=files.PUBLIC_DIR)
+    for rel in sorted(listed):
+        parts = tuple(rel.split("/"))
+        at = out
+        for i, name in enumerate(parts[:-1]):
+            at = at / name
+            if any(p in files.PRIVATE_FOLDERS for p in parts[:i + 1]):
+                files.private_folder(at)
+            else:
+                files._make_folder(at)
+        fd = os.open(src / rel, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as f, open(os.open(out / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                                                    files.PRIVATE if files.is_private(parts) else files.PUBLIC), "wb") as g:
+            shutil.copyfileobj(f, g)
 
 
 # -- automatic snapshots before closes ----------------------------------------------

@@ -14,6 +14,7 @@ transaction: one consistent moment.
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -92,10 +93,12 @@ class PostgresBackend:
                 return words[words.index("TABLE") + 1]
         return None
 
-    def archived(self, dumped: Path) -> set[tuple[str, int]]:
-        """The turns the dump holds as archived, read from its table data (no server needed)."""
+    def archived(self, dumped: Path) -> dict[tuple[str, int], str | None]:
+        """The turns the dump holds as archived, each with its state hash, read from its
+        table data (no server needed)."""
         text = _run(_program("pg_restore"), "--data-only", "--table=turns", "-f", "-", str(dumped))
-        found, columns, inside = set(), [], False
+        found: dict[tuple[str, int], str | None] = {}
+        columns, inside = [], False
         for line in text.splitlines():
             if line.startswith("COPY ") and " turns " in f" {line.split('(')[0]} ".replace(".", " "):
                 columns = [c.strip().strip('"') for c in line[line.index("(") + 1:line.index(")")].split(",")]
@@ -106,7 +109,7 @@ class PostgresBackend:
                     break
                 row = dict(zip(columns, line.split("\t")))
                 if row.get("archived") in ("1", "t", "true"):
-                    found.add((row["match"], int(row["number"])))
+                    found[(row["match"], int(row["number"]))] = result_hash(_copy_text(row.get("result", "\\N")))
         return found
 
     def check(self, dumped: Path) -> list[str]:
@@ -152,6 +155,33 @@ class PostgresBackend:
             _run(_program("pg_restore"), "--no-owner", "--no-privileges", "-f", str(script), str(dumped))
             _run(_program("psql"), "-X", "-w", "-q", "-v", "ON_ERROR_STOP=1", "--single-transaction", "-d", dsn,
                  "-c", " ".join(before), "-f", str(script), "-c", " ".join(after) or "SELECT 1")
+
+
+_COPY_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))")
+_COPY_CHARS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+
+
+def _copy_text(field: str) -> str | None:
+    """A field of COPY's text format as the value it stands for (None for NULL)."""
+    if field == "\\N":
+        return None
+
+    def one(m: re.Match) -> str:
+        if m.group(1):
+            return chr(int(m.group(1), 8))
+        if m.group(2):
+            return chr(int(m.group(2), 16))
+        return _COPY_CHARS.get(m.group(3), m.group(3))
+    return _COPY_ESCAPE.sub(one, field)
+
+
+def result_hash(result: str | None) -> str | None:
+    """The state hash in a turn's stored ``result`` (JSON), None where there is none."""
+    try:
+        found = json.loads(result).get("hash") if result else None
+    except (ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def _rename_if(old: str, new: str) -> str:

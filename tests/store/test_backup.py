@@ -134,7 +134,7 @@ def test_restore_refuses_a_store_another_process_is_writing_even_with_force(tmp_
     (lambda s: _manifest(s, backend="oracle"), "unknown store kind 'oracle'"),
     (lambda s: _manifest(s, archive={"/etc/hostname": 1}), "/etc/hostname"),
     (lambda s: (s / "turns" / "evil").symlink_to("/etc/hostname"), "turns/evil: a symbolic link"),
-    (lambda s: _manifest(s, store_file="../../outside.sqlite"), "outside.sqlite is missing"),
+    (lambda s: _manifest(s, store_file="../../outside.sqlite"), "names the store file '../../outside.sqlite'"),
 ])
 def test_a_damaged_or_hostile_snapshot_is_refused_before_anything_is_touched(tmp_path, clock, damage, said):
     live = make_referee(tmp_path / "live", clock)

@@ -15,6 +15,7 @@ from test_backup import hashes, play_turn, two_matches  # noqa: E402
 from referee.app.cli import main  # noqa: E402
 from referee.archive.record import replay  # noqa: E402
 from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify  # noqa: E402
+from referee.store.backup_pg import PostgresBackend  # noqa: E402
 
 MATCHES = ("toy1", "toy2")
 
@@ -36,6 +37,8 @@ def test_a_postgresql_snapshot_restores_elsewhere_replays_and_plays_on_alike(tmp
     snap = snapshot(live.store, tmp_path / "live" / "turns", tmp_path / "snap")
     manifest, problems = verify(snap)
     assert problems == [] and manifest["backend"] == "postgresql" and manifest["store_file"] == "store.pgdump"
+    # restore pairs store and archive by these (issue 32, item 7): read from the dump's COPY data
+    assert PostgresBackend().archived(snap / "store.pgdump") == {(m, n): h for m in MATCHES for n, h in hashes(live, m).items()}
     play_turn(live, keys, 3)                       # the campaign goes on after the snapshot
     assert len(live.tick().closed) == 2
     after = {m: hashes(live, m) for m in MATCHES}

@@ -24,6 +24,10 @@ MAX_FILE = 64_000           # bytes of an attached Markdown file
 MAX_HELD = 3                # letters of one player waiting for the GM
 MAX_PARTS = 100             # MIME parts looked at for the attachment
 MAX_REASON = 400
+# what heads one turn's reports, chronicle entries and approved letters together: every
+# report and its HTML twin carry them (30 entries of 20,000 characters made 1.35 MB mails)
+MAX_TURN_ENTRIES = 10
+MAX_TURN_CHARS = 40_000
 _FILE_NAME = re.compile(r"\.(md|markdown|txt)$", re.I)
 
 
@@ -95,6 +99,7 @@ class Chronicle:
                 raise Refusal("chronicle.too_long", "text", length=len(text), limit=MAX_CHRONICLE)
             title = self._title(args.get("title"))
             seats = self._seats(match, args.get("seats", args.get("for")))
+            self._room(match_id, turn["number"], len(text) + len(title or ""), "chronicle.turn_full", "text")
             number = self.records.add_entry(match_id, "chronicle", "@gm", "published", turn["number"], seats, title,
                                             text, self.now())
             write_chronicle(self.archive, self.records, match_id, turn["number"])
@@ -110,6 +115,9 @@ class Chronicle:
             letter = self.records.entry(match_id, number)
             if letter is None or letter["kind"] != "letter" or letter["status"] != "held":
                 raise Refusal("letter.none", "number", number=number)
+            if approve:
+                self._room(match_id, turn["number"], len(letter["text"]) + len(letter["title"] or ""),
+                           "letter.turn_full", "number", number=number)
             self.records.decide(match_id, number, "published" if approve else "declined",
                                 turn["number"] if approve else None)
             if approve:
@@ -159,6 +167,14 @@ class Chronicle:
         return Handled("processed", "letter", match["id"], player["id"])
 
     # -- helpers --------------------------------------------------------------------
+    def _room(self, match_id: str, turn: int, length: int, code: str, where: str, **params) -> None:
+        """Refuse an entry of ``length`` characters that would take the turn's heading past its caps."""
+        entries = self.records.published(match_id, turn)
+        chars = sum(len(e["text"]) + len(e["title"] or "") for e in entries)
+        if len(entries) >= MAX_TURN_ENTRIES or chars + length > MAX_TURN_CHARS:
+            raise Refusal(code, where, turn=turn, count=len(entries), chars=chars, length=length,
+                          max_entries=MAX_TURN_ENTRIES, max_chars=MAX_TURN_CHARS, **params)
+
     def _open(self, match_id: str):
         match = self.store.match(match_id)
         turn = self.store.current_turn(match_id)

@@ -1,7 +1,9 @@
 """Table talk and the chronicle in the archive and at the head of reports.
 
-``turns/<match>/tNNN/press.yaml``      every message relayed while turn NNN was open (who, to whom, the text)
-``turns/<match>/tNNN/chronicle.yaml``  the chronicle entries and letters that head turn NNN's reports
+``turns/<match>/tNNN/private/press.yaml``      every message relayed while turn NNN was open (who, to whom, the text)
+``turns/<match>/tNNN/private/chronicle.yaml``  the chronicle entries and letters that head turn NNN's reports
+``turns/<match>/tNNN/press.yaml``, ``chronicle.yaml``  of these what was for all, an unsigned message without
+                                       its writer: what the match's pages show (the rest is the owner's alone)
 
 Both are written again from the store whenever a message is relayed or an entry
 published, so a file is always the whole record of its turn.  ``heading`` is what
@@ -18,14 +20,20 @@ def write_press(archive, records: TalkRecords, match_id: str, turn: int) -> None
              "to": "all" if r["public"] else list(r["recipients"]), "anonymous": r["anonymous"],
              **({"answers": r["answers"]} if r["answers"] else {}), "text": r["text"]}
             for r in records.press_of_turn(match_id, turn)]
-    write_turn_record(archive, match_id, turn, "press.yaml", rows)
+    write_turn_record(archive, match_id, turn, "press.yaml", rows, private=True)
+    public = [{k: v for k, v in r.items() if k != "from" or not r["anonymous"]} for r in rows if r["to"] == "all"]
+    if public:   # rows are only ever added: no public file means none was public
+        write_turn_record(archive, match_id, turn, "press.yaml", public)
 
 
 def write_chronicle(archive, records: TalkRecords, match_id: str, turn: int) -> None:
     rows = [{"number": e["number"], "kind": e["kind"], "by": e["author"], "for": e["seats"] or "all",
              **({"title": e["title"]} if e["title"] else {}), "text": e["text"]}
             for e in records.published(match_id, turn)]
-    write_turn_record(archive, match_id, turn, "chronicle.yaml", rows)
+    write_turn_record(archive, match_id, turn, "chronicle.yaml", rows, private=True)
+    public = [r for r in rows if r["for"] == "all"]
+    if public:
+        write_turn_record(archive, match_id, turn, "chronicle.yaml", public)
 
 
 def heading(store, match_id: str, turn: int, viewer, names_of) -> dict:

@@ -34,7 +34,7 @@ def test_the_gms_chronicle_heads_every_next_report_and_is_archived(table):
     for who, text in got.items():
         assert text.startswith(("The chronicle: The thaw", "Die Chronik: The thaw")), (who, text[:80])
         assert "Boats return." in text
-    record = yaml.safe_load((table.turns / "talk1" / "t001" / "chronicle.yaml").read_text())
+    record = yaml.safe_load((table.turns / "talk1" / "t001" / "private" / "chronicle.yaml").read_text())
     assert record == [{"number": 1, "kind": "chronicle", "by": "@gm", "for": "all", "title": "The thaw",
                        "text": "Ice breaks in the harbour.\n\nBoats return."}]
     html = (table.turns / "talk1" / "t001" / "reports" / "_public.en.html").read_text()
@@ -73,7 +73,7 @@ def test_a_letter_waits_for_the_gm_and_is_published_once_approved(table):
     assert told.to == "ann" and "approved" in told.subject
     got = reports(table)
     assert got["bob"].startswith("Ein Brief von Ann: To the council") and "the harbour is ours" in got["obs"]
-    record = yaml.safe_load((table.turns / "talk1" / "t002" / "chronicle.yaml").read_text())
+    record = yaml.safe_load((table.turns / "talk1" / "t002" / "private" / "chronicle.yaml").read_text())
     assert record[0]["kind"] == "letter" and record[0]["by"] == "ann"
 
 

@@ -37,5 +37,5 @@ def test_chronicle_and_letter_by_mail(mailservers, tmp_path):
         assert "Der Rat tagt bei Kerzenlicht" in text, user
         assert text.index("Kerzenlicht") < text.index("Ehrenwerte Herren")
         assert ("A letter from Bob: An den Rat" if user in ("alice", "observer") else "Ein Brief von Bob: An den Rat") in text
-    record = yaml.safe_load((t.turns / "chron" / "t001" / "chronicle.yaml").read_text())
+    record = yaml.safe_load((t.turns / "chron" / "t001" / "private" / "chronicle.yaml").read_text())
     assert [(e["number"], e["kind"], e["by"]) for e in record] == [(1, "chronicle", "@gm"), (2, "letter", "bob")]

@@ -69,9 +69,10 @@ def test_public_talk_goes_to_every_seat_and_into_the_next_public_report_and_the_
     (public,) = table.to(reports, "obs")
     assert "Table talk to everyone" in public.text and "Bob: Ich biete allen Frieden an." in public.text
     assert "Ich biete" not in table.to(reports, "ann")[0].text, "players had it at once"
-    archived = yaml.safe_load((table.turns / "talk1" / "t001" / "press.yaml").read_text())
+    archived = yaml.safe_load((table.turns / "talk1" / "t001" / "private" / "press.yaml").read_text())
     assert archived == [{"number": 1, "sent": archived[0]["sent"], "from": "bob", "to": "all", "anonymous": False,
                          "text": "Ich biete allen Frieden an."}]
+    assert yaml.safe_load((table.turns / "talk1" / "t001" / "press.yaml").read_text()) == archived
     assert "Ich biete allen Frieden an." in (table.turns / "talk1" / "t001" / "reports" / "_public.en.txt").read_text()
 
 
@@ -80,7 +81,8 @@ def test_private_talk_is_archived_with_its_turn_but_not_shown_in_the_public_repo
     table.ref.close_turn("talk1")
     table.send("cat", press={"to": "ann", "text": "Second turn's note."})
     table.mails()
-    assert "Secret plan." in (table.turns / "talk1" / "t001" / "press.yaml").read_text()
-    second = yaml.safe_load((table.turns / "talk1" / "t002" / "press.yaml").read_text())
+    assert "Secret plan." in (table.turns / "talk1" / "t001" / "private" / "press.yaml").read_text()
+    assert not (table.turns / "talk1" / "t001" / "press.yaml").exists(), "the public part holds no private talk"
+    second = yaml.safe_load((table.turns / "talk1" / "t002" / "private" / "press.yaml").read_text())
     assert [m["text"] for m in second] == ["Second turn's note."] and second[0]["to"] == ["ann"]
     assert "Secret plan." not in (table.turns / "talk1" / "t001" / "reports" / "_public.en.txt").read_text()

@@ -54,6 +54,6 @@ def test_table_talk_by_mail(mailservers, tmp_path):
 
     inbox = [p.read_bytes() for p in (t.turns / "talk" / "t001" / "inbox").glob("*.eml")]
     assert any(b"Einverstanden, Alice." in raw for raw in inbox), "an answer is kept with its match and turn"
-    archived = yaml.safe_load((t.turns / "talk" / "t001" / "press.yaml").read_text())
+    archived = yaml.safe_load((t.turns / "talk" / "t001" / "private" / "press.yaml").read_text())
     assert [(m["from"], m["to"], m.get("answers")) for m in archived] == [
         ("alice", ["bob"], None), ("bob", ["alice"], 1), ("carol", "all", None)]
