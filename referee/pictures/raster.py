@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 
 log = logging.getLogger("referee.pictures.board")
 
@@ -22,6 +23,9 @@ MAX_SIDE = 4096     # a picture larger than this is a game's bug, not a board
 
 @functools.lru_cache(maxsize=1)
 def _vips():
+    # one thread per picture (the close and the pool share the cores): libvips reads this when it
+    # starts, which is all a pyvips built against a libvips older than 8.17 can be told
+    os.environ.setdefault("VIPS_CONCURRENCY", "1")
     try:
         import pyvips
     except (ImportError, OSError):      # no wheel for this machine: resvg renders everything
@@ -29,7 +33,10 @@ def _vips():
     if not pyvips.type_find("VipsOperation", "svgload_buffer"):   # a libvips built without librsvg
         return None
     pyvips.cache_set_max(0)             # every picture is new: keep no operations in memory
-    pyvips.concurrency_set(1)           # one thread per picture: the close and the pool share the cores
+    try:
+        pyvips.concurrency_set(1)       # the same, where the binding has it (libvips 8.17 and later)
+    except AttributeError:
+        pass
     return pyvips
 
 
