@@ -136,7 +136,7 @@ class Intake:
             return self.replies.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))],
                                        code="mail.too_large")
         if env is None and self.talk is not None:   # an answer to relayed table talk carries no document
-            answered = self.talk.answer(mail, lang)
+            answered = self.talk.answer(mail, lang, self.senders.check)
             if answered is not None:
                 return answered
         if env is None:

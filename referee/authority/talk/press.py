@@ -5,7 +5,8 @@ A relayed mail comes from the referee and carries a fresh route: its Message-ID
 (which a reply names in In-Reply-To/References) and a token in its subject
 (``#T-XXXX-XXXX``, for a client that drops the references).  Only the address
 registered for the seat the mail went to may answer through it: the route is a
-secret that reached that address alone, and the sender must be that address.
+secret that reached that address alone, and the sender must be that address,
+proven as for any mail of the seat (``Senders.check``, ``sender_auth``).
 Every message is stored, copied to the GM and written to ``tNNN/press.yaml``."""
 from __future__ import annotations
 
@@ -120,8 +121,9 @@ class Press:
         route, _ = self._route(mail)
         return self.store.match(route["match"]) if route else None
 
-    def answer(self, mail, lang: str) -> Handled | None:
-        """Route a reply to a relayed mail back to its sender; None if the mail answers none."""
+    def answer(self, mail, lang: str, check) -> Handled | None:
+        """Route a reply to a relayed mail back to its sender; None if the mail answers none.
+        ``check``: the sender check of a seat's mail (``Senders.check``)."""
         route, tokens = self._route(mail)
         if route is None:
             if not tokens:
@@ -138,6 +140,9 @@ class Press:
             return self.replies.refuse(mail, match, self.lookups.lang_of(match), [Own("press.not_yours")],
                                        code="press.not_yours")
         lang = self.lookups.lang_of(match, holder)
+        refused = check(mail, match, holder, lang, None)   # a forged From with the token must not speak for him
+        if refused is not None:
+            return refused
         opts = press_options(match["spec"])
 
         def refuse(code: str, params: dict | None = None) -> Handled:
