@@ -11,6 +11,7 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import yaml
 from refkit import in_order
 
 from referee.app.wiring import open_referee
@@ -21,6 +22,17 @@ from referee.store.senders import SenderRecords
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 REFEREE = "referee@localhost"    # the starter file's address
+
+
+def match_file(match_id: str, emails: dict | None = None, langs: dict | None = None, **options) -> str:
+    """A Founding Fathers match file (English, a 48-hour period) for adams, jay and king at
+    example.org, with other ``emails`` or ``langs`` for some seats, and further ``options``."""
+    emails, langs = emails or {}, langs or {}
+    players = [{"id": seat, "name": name, "email": emails.get(seat, f"{seat}@example.org"),
+                **({"lang": langs[seat]} if seat in langs else {})}
+               for seat, name in (("adams", "John Adams"), ("jay", "John Jay"), ("king", "Rufus King"))]
+    return yaml.safe_dump({"id": match_id, "game": "founding_fathers", "lang": "en", "gm": "gm@example.org",
+                           "schedule": {"period": "48h"}, **options, "players": players}, sort_keys=False)
 
 
 def text_of(msg: EmailMessage) -> str:

@@ -13,23 +13,13 @@ import time
 import dns.message
 import pytest
 from dkimkit import sign
-from doorkit import Door, to
+from doorkit import Door, match_file, to
 
 from referee.app.config import ConfigError
 from referee.app.config import load as load_config
 
 BUDGET = 1.0    # dns_timeout: seconds of DNS look-ups for one mail
-MATCH = """\
-id: stall
-game: founding_fathers
-lang: en
-gm: gm@example.org
-schedule: {period: 48h}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@mx.example.org}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+MATCH = match_file("stall", emails={"jay": "jay@mx.example.org"})
 
 
 class SilentNameServer:

@@ -6,20 +6,9 @@ writer is told why, in his language, without the key being echoed.  Through
 from __future__ import annotations
 
 import yaml
-from doorkit import Door, text_of, to
+from doorkit import Door, match_file, text_of, to
 
-MATCH = """\
-id: talk
-game: founding_fathers
-lang: en
-gm: gm@example.org
-schedule: {period: 48h}
-press: private
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org}
-  - {id: king, name: Rufus King, email: king@example.org, lang: de}
-"""
+MATCH = match_file("talk", langs={"king": "de"}, press="private")
 NOTICE = ("REFEREE NOTICE: the keys of this match expire today. Answer this mail with your key "
           "to keep your seat.\n-- The referee")
 

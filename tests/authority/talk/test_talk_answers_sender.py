@@ -9,25 +9,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from doorkit import Door, text_of, to
+from doorkit import Door, match_file, text_of, to
 
 TRUSTED = "mx.referee.test"
 PROVEN = f"Authentication-Results: {TRUSTED}; dmarc=pass header.from=example.org\r\n"
 FAILED = f"Authentication-Results: {TRUSTED}; dmarc=fail header.from=example.org\r\n"
+PRESS = {"allow": "private", "per_day": 2}
 CONFIG = f"authentication:\n  authserv_id: {TRUSTED}\n  dkim: false\n"
-MATCH = """\
-id: talk
-game: founding_fathers
-lang: en
-gm: gm@example.org
-schedule: {{period: 48h}}
-sender_auth: {policy}
-press: {{allow: private, per_day: 2}}
-players:
-  - {{id: adams, name: John Adams, email: adams@example.org}}
-  - {{id: jay, name: John Jay, email: jay@example.org}}
-  - {{id: king, name: Rufus King, email: king@example.org}}
-"""
 TOKEN = re.compile(r"#T-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}")
 
 
@@ -47,7 +35,7 @@ def answer(door: Door, relayed, text: str, headers: str = "") -> bytes:
 
 @pytest.fixture
 def require(tmp_path, monkeypatch):
-    return Door(tmp_path, monkeypatch, MATCH.format(policy="require"), CONFIG)
+    return Door(tmp_path, monkeypatch, match_file("talk", sender_auth="require", press=PRESS), CONFIG)
 
 
 def test_answers_to_table_talk_skip_no_sender_check_under_require(require):
@@ -67,7 +55,7 @@ def test_answers_to_table_talk_skip_no_sender_check_under_require(require):
 
 
 def test_answers_to_table_talk_with_a_failing_from_are_reported_under_record(tmp_path, monkeypatch):
-    door = Door(tmp_path, monkeypatch, MATCH.format(policy="record"), CONFIG)
+    door = Door(tmp_path, monkeypatch, match_file("talk", sender_auth="record", press=PRESS), CONFIG)
     relayed = talk(door)
     sent = door.poll(answer(door, relayed, "Never.", headers=FAILED))
     assert any("forged sender" in str(m["Subject"]) for m in to(sent, "king"))
