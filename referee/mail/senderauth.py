@@ -25,8 +25,8 @@ The verdict is ``pass`` (DMARC passed, or a DKIM signature of the From's
 domain verified), ``fail`` (DMARC failed, or such a signature does not
 verify: the From is forged or the mail was altered), ``none`` (nothing
 proves or disproves it), ``off`` (not judged) or ``later`` (not judged yet:
-it needs the DNS).  Reading is linear and
-capped; nothing here raises on a hostile mail.
+it needs the DNS).  Reading is linear and capped; nothing here raises on a
+hostile mail.
 """
 from __future__ import annotations
 
