@@ -14,9 +14,9 @@ from pathlib import Path
 import yaml
 from refkit import in_order
 
-from referee.app.wiring import open_referee
 from referee.app.cli import main
 from referee.app.config import load
+from referee.app.wiring import open_referee
 from referee.mail.inbound import parse_inbound
 from referee.store.senders import SenderRecords
 
