@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee.intake import checks
+from referee.mail.senderauth import nameserver
 
 DEFAULT_NAME = "referee.yaml"
 _SITE_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%/+-]*)?", re.ASCII)
@@ -87,7 +88,17 @@ class Authentication(_Strict):
     # such fields from any other server, or below the trusted one, are ignored
     authserv_id: list[str] = Field(default_factory=list)
     dkim: bool = True                                   # own DKIM check where no trusted result is there
-    dns_timeout: float = Field(5.0, gt=0, le=30)        # seconds for one DNS look-up
+    dns_timeout: float = Field(5.0, gt=0, le=30)        # seconds of DNS look-ups for one mail in all
+    # name servers asked for DKIM keys ("ip" or "ip:port"); none: the system's (/etc/resolv.conf)
+    nameservers: list[str] = Field(default_factory=list, max_length=5)
+
+    @field_validator("nameservers")
+    @classmethod
+    def _servers(cls, v):
+        try:
+            return [one.strip() for one in v if nameserver(one)]
+        except ValueError:
+            raise ValueError("nameservers: IP addresses, each with an optional port (127.0.0.1:53)") from None
 
     @field_validator("authserv_id", mode="before")
     @classmethod
@@ -344,7 +355,8 @@ rate_limit_per_hour: 30
 # authentication:
 #   authserv_id: mx.example.org
 #   dkim: true
-#   dns_timeout: 5
+#   dns_timeout: 5             # seconds of DNS look-ups for one mail in all
+#   nameservers: [127.0.0.1]   # default: the system's resolver
 
 # Senders who are no player or GM: answered only when their From is proven
 # (authenticated | all | none), at most per_hour answers in all.

@@ -42,6 +42,7 @@ def trust_of(cfg: Config, txt=None) -> Trust:
     """What the referee trusts of a sender (issue 13); ``txt``: a DNS look-up for tests."""
     auth, strangers = cfg.authentication, cfg.strangers
     return Trust(authserv_ids=tuple(auth.authserv_id), dkim=auth.dkim, dns_timeout=auth.dns_timeout, txt=txt,
+                 nameservers=tuple(auth.nameservers),
                  strangers=strangers.answer, strangers_per_hour=strangers.per_hour)
 
 

@@ -57,6 +57,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "press.empty_reply": {
         "en": "Your answer holds no text of your own (quoted lines and signatures are left out).",
         "de": "Deine Antwort enthält keinen eigenen Text (zitierte Zeilen und Signaturen werden weggelassen)."},
+    "press.holds_key": {
+        "en": "Nothing was relayed: the message holds your own key. Your key belongs in your mails to the referee "
+              "and nowhere else; the referee never asks for it in table talk, so a message that does is a trick. "
+              "If someone may have seen it, 'command: new-key' gets you a new one.",
+        "de": "Nichts wurde weitergegeben: die Nachricht enthält deinen eigenen Schlüssel. Er gehört nur in deine "
+              "Mails an den Schiedsrichter; der Schiedsrichter fragt in Tischgesprächen nie danach, eine Nachricht, "
+              "die das tut, will dich also hereinlegen. Könnte ihn jemand gesehen haben, bekommst du mit "
+              "'command: new-key' einen neuen."},
     "chronicle.no_text": {
         "en": "'{command}' needs a 'text:' (or, for the chronicle, an attached .md or .txt file).",
         "de": "'{command}' braucht einen 'text:' (oder, für die Chronik, eine angehängte .md- oder .txt-Datei)."},

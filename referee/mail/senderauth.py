@@ -11,14 +11,22 @@ Two sources, in this order:
    mail it receives (RFC 8601, section 5), as Postfix's and Rspamd's filters do.
 2. Where no trusted result is there: the referee's own DKIM check (dkimpy)
    of the signatures whose domain is the From's (or a parent of it), their
-   keys looked up through DNS (dnspython) with a time limit.  The look-up is
-   a function (``txt``) so tests answer from a local table.
+   keys looked up through DNS (dnspython) within one time budget for the whole
+   mail.  The look-up is a function (``txt``) so tests answer from a local table.
+
+The DNS is asked only where a verdict matters: ``judge(..., lookups=False)``
+answers from what is known (trusted results, cached keys, domains that lately
+did not answer) and otherwise gives a verdict ``later``, whose ``passed`` or
+``failed`` raise ``Deferred``; the caller then judges again with look-ups,
+outside any transaction.  A domain whose look-up timed out is not asked again
+for ``DOWN_SECONDS``: a flood of its mail waits for the DNS once.
 
 The verdict is ``pass`` (DMARC passed, or a DKIM signature of the From's
 domain verified), ``fail`` (DMARC failed, or such a signature does not
 verify: the From is forged or the mail was altered), ``none`` (nothing
-proves or disproves it) or ``off`` (not judged).  Reading is linear and
-capped; nothing here raises on a hostile mail.
+proves or disproves it), ``off`` (not judged) or ``later`` (not judged yet:
+it needs the DNS).  Reading is linear and capped; nothing here raises on a
+hostile mail.
 """
 from __future__ import annotations
 
@@ -36,6 +44,8 @@ MAX_SIGNATURES = 3       # DKIM signatures of the From's domain verified, at mos
 MAX_TXT = 4_000          # bytes of a DNS key record taken (a 4096-bit key needs ~800)
 CACHE_SIZE = 512         # DNS answers kept
 CACHE_SECONDS = 600.0
+DOWN_SIZE = 256          # domains remembered as not answering
+DOWN_SECONDS = 300.0     # for this long
 
 Txt = Callable[[str, float], "bytes | None"]   # (name, timeout) -> the TXT record, None if there is none
 
@@ -44,20 +54,38 @@ class DnsTrouble(Exception):
     """The DNS did not answer in time (or at all): no verdict can be drawn."""
 
 
+class Deferred(Exception):
+    """A verdict that needs the DNS was read (``later``): judge the sender again
+    with look-ups, outside any transaction, then read it again."""
+
+
+class _WouldAsk(Exception):
+    """A key is not cached and the DNS may not be asked yet."""
+
+
 @dataclass(frozen=True)
 class Verdict:
-    result: str            # "pass" | "fail" | "none" | "off"
+    result: str            # "pass" | "fail" | "none" | "off" | "later"
     method: str = ""       # "authentication-results" | "dkim" | ""
     domain: str = ""       # the From's domain that was judged
     detail: str = ""       # why, in a few ASCII words (for the log and the store)
 
     @property
     def passed(self) -> bool:
-        return self.result == "pass"
+        return self._known() == "pass"
 
     @property
     def failed(self) -> bool:
-        return self.result == "fail"
+        return self._known() == "fail"
+
+    @property
+    def later(self) -> bool:
+        return self.result == "later"
+
+    def _known(self) -> str:
+        if self.result == "later":   # whoever asks needs the verdict: the DNS must be asked now
+            raise Deferred(self.domain)
+        return self.result
 
 
 OFF = Verdict("off")
@@ -68,8 +96,9 @@ class Trust:
     """What the operator trusts (referee.yaml ``authentication`` and ``strangers``)."""
     authserv_ids: tuple[str, ...] = ()    # receiving servers whose Authentication-Results count
     dkim: bool = True                     # check DKIM where no trusted result is there
-    dns_timeout: float = 5.0              # seconds for one DNS look-up
+    dns_timeout: float = 5.0              # seconds of DNS look-ups for one mail, all its signatures together
     txt: Txt | None = None                # the DNS TXT look-up (None: dnspython)
+    nameservers: tuple[str, ...] = ()     # for dnspython: "ip" or "ip:port" ("[ip6]:port"); none: the system's
     strangers: str = "authenticated"      # who of the unknown senders is answered: authenticated | all | none
     strangers_per_hour: int = 20          # answers to unknown senders, all together, per hour
 
@@ -189,30 +218,89 @@ def _signature_domain(value: str) -> str:
     return ""
 
 
-def dnspython_txt(name: str, timeout: float) -> bytes | None:
-    """The TXT record at ``name`` through dnspython, within ``timeout`` seconds."""
-    import dns.exception
-    import dns.resolver
+def nameserver(text: str) -> tuple[str, int]:
+    """(address, port) of "ip", "ip:port" or "[ip6]:port"; ValueError if it is none."""
+    import ipaddress
 
-    try:
-        answer = dns.resolver.resolve(name, "TXT", lifetime=timeout, raise_on_no_answer=False, search=False)
-    except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+    text, port = text.strip(), "53"
+    if text.startswith("["):
+        text, _, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else (rest or "53")
+    elif text.count(":") == 1:
+        text, port = text.split(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"no port: {port!r}")
+    return str(ipaddress.ip_address(text)), int(port)
+
+
+class DnspythonTxt:
+    """The TXT look-up through dnspython: the system's resolver, or the name servers named."""
+
+    def __init__(self, nameservers: tuple[str, ...] = ()) -> None:
+        self.nameservers = tuple(nameservers)
+        self.resolver = None
+
+    def _resolver(self):
+        import dns.nameserver
+        import dns.resolver
+
+        if self.resolver is None:
+            if self.nameservers:
+                resolver = dns.resolver.Resolver(configure=False)
+                resolver.nameservers = [dns.nameserver.Do53Nameserver(*nameserver(n)) for n in self.nameservers]
+            else:
+                resolver = dns.resolver.Resolver()   # /etc/resolv.conf
+            self.resolver = resolver
+        return self.resolver
+
+    def __call__(self, name: str, timeout: float) -> bytes | None:
+        import dns.exception
+        import dns.resolver
+
+        try:
+            answer = self._resolver().resolve(name, "TXT", lifetime=timeout, raise_on_no_answer=False, search=False)
+        except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
+            return None
+        except (dns.exception.Timeout, dns.resolver.NoNameservers, dns.resolver.NoResolverConfiguration) as e:
+            raise DnsTrouble(e.__class__.__name__) from None
+        for record in answer.rrset or ():
+            return b"".join(record.strings)
         return None
-    except (dns.exception.Timeout, dns.resolver.NoNameservers, dns.resolver.NoResolverConfiguration) as e:
-        raise DnsTrouble(e.__class__.__name__) from None
-    for record in answer.rrset or ():
-        return b"".join(record.strings)
-    return None
 
 
 class _Dns:
     """The look-up dkimpy is given: names checked, answers capped and cached
-    (a flood of signed mail asks the DNS once per key), trouble noted."""
+    (a flood of signed mail asks the DNS once per key), one time budget for a
+    mail, domains that did not answer remembered, trouble noted."""
 
-    def __init__(self, txt: Txt, timeout: float) -> None:
-        self.txt, self.timeout = txt, timeout
+    def __init__(self, txt: Txt, budget: float) -> None:
+        self.txt, self.budget = txt, budget
         self.cache: dict[str, tuple[float, bytes | None]] = {}
+        self.down: dict[str, float] = {}    # domain -> until when it is taken as not answering
         self.trouble = False
+        self.deadline: float | None = None  # when the mail's budget ends; None: the DNS may not be asked
+        self.judged = ""                    # the From's domain of the mail judged
+
+    def begin(self, domain: str, lookups: bool) -> None:
+        """A new mail: its budget starts now (or it may not ask the DNS at all)."""
+        self.trouble, self.judged = False, domain
+        self.deadline = time.monotonic() + self.budget if lookups else None
+
+    def is_down(self, domain: str) -> bool:
+        until = self.down.get(domain)
+        if until is not None and until <= time.monotonic():
+            del self.down[domain]
+            return False
+        return until is not None
+
+    def _mark_down(self, *domains: str) -> None:
+        now = time.monotonic()
+        for domain in domains:
+            if len(self.down) >= DOWN_SIZE:
+                self.down = {d: t for d, t in self.down.items() if t > now}
+                while len(self.down) >= DOWN_SIZE:
+                    del self.down[next(iter(self.down))]   # the oldest
+            self.down[domain] = now + DOWN_SECONDS
 
     def __call__(self, name, timeout: float = 5.0) -> bytes | None:
         import dkim
@@ -224,10 +312,18 @@ class _Dns:
         held = self.cache.get(text)
         if held is not None and held[0] > time.monotonic():
             return held[1]
+        domain = text.partition("._domainkey.")[2] or text
+        left = self.deadline - time.monotonic() if self.deadline is not None else 0.0
+        if self.is_down(domain) or (self.deadline is not None and left <= 0):
+            self.trouble = True
+            raise dkim.DnsTimeoutError(text)
+        if self.deadline is None:
+            raise _WouldAsk(text)
         try:
-            found = self.txt(text, self.timeout)
+            found = self.txt(text, min(left, self.budget))
         except DnsTrouble:
             self.trouble = True
+            self._mark_down(domain, self.judged)   # the signer's and the From's: neither is asked again soon
             raise dkim.DnsTimeoutError(text) from None
         found = found[:MAX_TXT] if found else None
         if len(self.cache) >= CACHE_SIZE:
@@ -239,12 +335,13 @@ class _Dns:
 class SenderJudge:
     def __init__(self, trust: Trust) -> None:
         self.trust = trust
-        self.dns = _Dns(trust.txt or dnspython_txt, trust.dns_timeout)
+        self.dns = _Dns(trust.txt or DnspythonTxt(trust.nameservers), trust.dns_timeout)
 
-    def judge(self, raw: bytes, sender: str, *, whole: bool = True) -> Verdict:
+    def judge(self, raw: bytes, sender: str, *, whole: bool = True, lookups: bool = True) -> Verdict:
         """The verdict on ``sender`` (the From of ``raw``); ``whole``: ``raw`` is
         the mail as it came (not cut to its head or without a large attachment),
-        so a DKIM body hash can be checked."""
+        so a DKIM body hash can be checked; ``lookups``: the DNS may be asked
+        (else a verdict that needs it is ``later``)."""
         domain = from_domain(sender)
         if not domain:
             return Verdict("none", "", "", "no usable From address")
@@ -254,18 +351,20 @@ class SenderJudge:
             return judge_results(results, domain)
         if not self.trust.dkim:
             return Verdict("none", "", domain, "no trusted authentication result")
-        return self._dkim(raw, fields, domain, whole)
+        return self._dkim(raw, fields, domain, whole, lookups)
 
-    def _dkim(self, raw: bytes, fields: list[tuple[str, str]], domain: str, whole: bool) -> Verdict:
+    def _dkim(self, raw: bytes, fields: list[tuple[str, str]], domain: str, whole: bool, lookups: bool) -> Verdict:
         signatures = [_signature_domain(v) for n, v in fields if n == "dkim-signature"]
         mine = [i for i, d in enumerate(signatures) if aligned(domain, d)][:MAX_SIGNATURES]
         if not mine:
             return Verdict("none", "dkim", domain, "no DKIM signature of the domain")
         if not whole:
             return Verdict("none", "dkim", domain, "mail not kept whole, not checked")
+        if self.dns.is_down(domain):
+            return Verdict("none", "dkim", domain, "DNS did not answer in time")
         import dkim
 
-        self.dns.trouble = False
+        self.dns.begin(domain, lookups)
         failed = ""
         for index in mine:
             try:
@@ -273,6 +372,8 @@ class SenderJudge:
                 if checker.verify(idx=index, dnsfunc=self.dns) and aligned(domain, _text(checker.domain)):
                     return Verdict("pass", "dkim", domain, f"dkim=pass d={_text(checker.domain)[:60]}")
                 failed = "signature does not verify"
+            except _WouldAsk:
+                return Verdict("later", "dkim", domain, "the key is not known yet")
             except dkim.ValidationError:
                 failed = "signature does not verify (the mail was changed)"
             except Exception as e:   # dkimpy reads hostile input: any of its errors is a broken signature

@@ -60,9 +60,9 @@ class LocalDns:
         return self.records.get(name)
 
 
-def sign(raw: bytes, domain: str = "example.org", private: bytes | None = None) -> bytes:
+def sign(raw: bytes, domain: str = "example.org", private: bytes | None = None, selector: str = SELECTOR) -> bytes:
     """``raw`` with a DKIM-Signature of ``domain`` on top (relaxed/simple, as most servers sign)."""
-    header = dkim.sign(raw, SELECTOR.encode(), domain.encode(), private or key_pair()[0],
+    header = dkim.sign(raw, selector.encode(), domain.encode(), private or key_pair()[0],
                        include_headers=[b"from", b"to", b"subject", b"message-id"])
     return header + raw
 

@@ -4,8 +4,11 @@ Order of checks: dedupe, rate limit, archive the raw mail (only its header
 section when over the rate or the size), loop guards (no reply to automatic
 mail), size, document, envelope, match, player, key, then the command or the
 orders; lateness by when the mail reached the server (``_arrived``).  The sender is
-judged first (``senders``: a DNS look-up must not hold the store) and the verdict stored
-with the mail; a mail with the right key is checked against it before it acts.  The reply is queued in the outbox inside the
+judged first from what needs no DNS (``senders``: a look-up must not hold the store);
+where a step needs a verdict that waits for the DNS (after the per-sender limit and the
+key check), the transaction is rolled back, the DNS asked, and the mail handled again.
+The verdict is stored with the mail; a mail with the right key is checked against it
+before it acts.  The reply is queued in the outbox inside the
 same transaction, so a crash anywhere means the mail is handled again from
 scratch, and a mail handled once is never answered twice.
 """
@@ -21,6 +24,7 @@ from referee.authority.replies import STRANGER_REPLIES_PER_HOUR, Handled, _at  #
 from referee.authority.wording import Own, describe
 from referee.intake.finding import PLACEHOLDER_KEYS  # what the reports' envelope lines show instead of a key
 from referee.mail.inbound import MAX_BYTES, header_section
+from referee.mail.senderauth import Deferred
 from referee.runtime import crash
 from referee.store import seats as seat_rows
 from referee.store.transient import transient
@@ -46,7 +50,17 @@ class Intake:
         prior = self.store.processed(mail.message_id, mail.content_hash)
         if prior is not None:
             return Handled(prior, "duplicate", duplicate=True)
-        mail = self.senders.judged(mail)   # outside the transaction: DNS may take its time limit
+        # outside the transaction, without DNS look-ups (in a caller's transaction, which could
+        # not be rolled back for them, with them at once)
+        mail = self.senders.judged(mail, lookups=self.store.in_transaction())
+        try:
+            return self._handle_once(mail)
+        except Deferred:
+            # a step needs the verdict and it waits for the DNS: the transaction is rolled back, the
+            # sender judged outside it (one time budget), and the mail handled afresh with the verdict
+            return self._handle_once(self.senders.judged(mail, lookups=True))
+
+    def _handle_once(self, mail) -> Handled:
         try:
             with self.store.transaction():
                 # the processed record is the lock: a mail another worker has taken is left to it
@@ -60,6 +74,8 @@ class Intake:
                 result = self._handle(mail)
                 crash.point("intake.before_commit")
                 self.store.mark_processed(mail.message_id, mail.content_hash, result.outcome, result.match, self.now())
+        except Deferred:
+            raise
         except Exception as error:
             if transient(error):
                 raise   # a locked store (hardening, issue 13): the mail stays at the source, the cycle is retried
@@ -120,7 +136,7 @@ class Intake:
             return self.replies.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))],
                                        code="mail.too_large")
         if env is None and self.talk is not None:   # an answer to relayed table talk carries no document
-            answered = self.talk.answer(mail, lang)
+            answered = self.talk.answer(mail, lang, self.senders.check)
             if answered is not None:
                 return answered
         if env is None:

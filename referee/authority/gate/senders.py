@@ -46,14 +46,17 @@ class Senders:
         self.replies, self.settings, self.now = replies, settings, now
         self.judge = SenderJudge(settings.trust)
 
-    def judged(self, mail):
-        """``mail`` with the verdict on its sender (``mail.auth``).  Judged before
-        the mail's transaction: a DNS look-up may take its time limit."""
-        if getattr(mail, "auth", None) is not None:
+    def judged(self, mail, lookups: bool = False):
+        """``mail`` with the verdict on its sender (``mail.auth``), judged outside the
+        mail's transaction.  Without ``lookups`` the DNS is not asked: a verdict that
+        needs it stays ``later`` until the handling reads it (``Deferred``, at the
+        first check where it matters); then this is called again with ``lookups``."""
+        held = getattr(mail, "auth", None)
+        if held is not None and not (lookups and held.later):
             return mail
         try:
             whole = not mail.too_large and not mail.set_aside
-            verdict = self.judge.judge(mail.raw, mail.sender, whole=whole)
+            verdict = self.judge.judge(mail.raw, mail.sender, whole=whole, lookups=lookups)
         except Exception:   # a verdict is evidence, never a reason to lose the mail
             log.exception("judging the sender of %s failed", checks.echo(mail.message_id, 80))
             verdict = Verdict("none", "", "", "the check failed")
@@ -67,6 +70,8 @@ class Senders:
 
     def record(self, mail) -> None:
         verdict = getattr(mail, "auth", None) or OFF
+        if verdict.later:   # nothing hung on it: the DNS was not asked
+            verdict = Verdict("off", verdict.method, verdict.domain, "not checked: no step needed the verdict")
         SenderRecords(self.store).record(mail.message_id, mail.content_hash, mail.sender, verdict.result, verdict.method,
                                  verdict.detail[:200], self.now())
 

@@ -5,7 +5,10 @@ A relayed mail comes from the referee and carries a fresh route: its Message-ID
 (which a reply names in In-Reply-To/References) and a token in its subject
 (``#T-XXXX-XXXX``, for a client that drops the references).  Only the address
 registered for the seat the mail went to may answer through it: the route is a
-secret that reached that address alone, and the sender must be that address.
+secret that reached that address alone, and the sender must be that address,
+proven as for any mail of the seat (``Senders.check``, ``sender_auth``).  Text
+holding the writer's own key is not relayed: a message may pose as a referee
+notice asking for it (the relay frame says the referee never does).
 Every message is stored, copied to the GM and written to ``tNNN/press.yaml``."""
 from __future__ import annotations
 
@@ -26,6 +29,10 @@ KEYS = ("to", "an", "text", "anonymous", "signed")   # what 'press:' takes (a mi
 MAX_TO = 60                  # seat ids read from one 'to:'
 MAX_REFS = 20                # references of a reply looked up
 TOKEN = re.compile(r"#T-([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b", re.I)
+# a key as a player may copy it: three groups of four, any case, joined by dashes, dots or spaces;
+# tried at every word start (a lookahead), so no decoy before it can swallow a group of it
+_KEYLIKE = re.compile(r"(?<![0-9A-Z])(?=([2-9A-HJ-NP-Z]{4})[-. \t]{0,3}([2-9A-HJ-NP-Z]{4})[-. \t]{0,3}"
+                      r"([2-9A-HJ-NP-Z]{4})(?![0-9A-Z]))")
 _ATTRIBUTION = re.compile(r"^\s*(on|am)\s.{0,200}(wrote|schrieb)[^:]{0,80}:\s*$", re.I)
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 DAY_HOURS = 24
@@ -99,6 +106,8 @@ class Press:
             return refuse("press.no_text", None, "text", "press")
         if len(text) > opts.max_chars:
             return refuse("press.too_long", {"length": len(text), "limit": opts.max_chars}, "text", "press")
+        if holds_key(text, player):
+            return refuse("press.holds_key")   # no line shown: the refusal must not quote the key
         limited = self._rate(match, player, opts)
         if limited is not None:
             return refuse(*limited)
@@ -120,8 +129,9 @@ class Press:
         route, _ = self._route(mail)
         return self.store.match(route["match"]) if route else None
 
-    def answer(self, mail, lang: str) -> Handled | None:
-        """Route a reply to a relayed mail back to its sender; None if the mail answers none."""
+    def answer(self, mail, lang: str, check) -> Handled | None:
+        """Route a reply to a relayed mail back to its sender; None if the mail answers none.
+        ``check``: the sender check of a seat's mail (``Senders.check``)."""
         route, tokens = self._route(mail)
         if route is None:
             if not tokens:
@@ -138,6 +148,9 @@ class Press:
             return self.replies.refuse(mail, match, self.lookups.lang_of(match), [Own("press.not_yours")],
                                        code="press.not_yours")
         lang = self.lookups.lang_of(match, holder)
+        refused = check(mail, match, holder, lang, None)   # a forged From with the token must not speak for him
+        if refused is not None:
+            return refused
         opts = press_options(match["spec"])
 
         def refuse(code: str, params: dict | None = None) -> Handled:
@@ -153,6 +166,8 @@ class Press:
             return refuse("press.empty_reply")
         if len(text) > opts.max_chars:
             return refuse("press.too_long", {"length": len(text), "limit": opts.max_chars})
+        if holds_key(text, holder):
+            return refuse("press.holds_key")
         back = self.store.player(match["id"], route["back_to"])
         if back is None:
             return refuse("press.bad_seats", {"seats": route["back_to"], "known": self._known(match)})
@@ -253,6 +268,14 @@ class Press:
                                            number=number, public=public, anonymous=anonymous, answered=answered,
                                            recipients=[names[r]["name"] for r in recipients if r in names])
         self.replies.reply(mail, match, player, subject, text)
+
+
+def holds_key(text: str, player) -> bool:
+    """Whether ``text`` holds the current key of ``player``'s seat, however it is spaced or cased.
+    Every key-shaped word is tried (a cap would let a key hide behind decoys): the text is capped
+    (``talk_spec.MAX_CHARS``, so ~1,700 words at most) and a keyed hash costs ~1 µs."""
+    found = {"-".join(m.groups()) for m in _KEYLIKE.finditer(text.upper())}
+    return any(keys.verify(word, player["key_hash"]) for word in found)
 
 
 def reply_text(text: str) -> str:

@@ -29,6 +29,7 @@ class Talk:
     def match_of_answer(self, mail) -> dict | None:
         return self.press.match_of_answer(mail)
 
-    def answer(self, mail, lang: str) -> Handled | None:
-        """A reply to a relayed message of table talk, routed back; None if the mail is none."""
-        return self.press.answer(mail, lang)
+    def answer(self, mail, lang: str, check) -> Handled | None:
+        """A reply to a relayed message of table talk, routed back; None if the mail is none.
+        ``check``: the sender check every mail of a seat goes through (``Senders.check``)."""
+        return self.press.answer(mail, lang, check)
