@@ -245,6 +245,7 @@ class Press:
         ctx_match = self.lookups.match_ctx(match, rules)
         names = self.lookups.names(match["id"])
         common = {"match": ctx_match, "number": number, "text": text, "public": public, "anonymous": anonymous,
+                  "private_answers": press_options(match["spec"]).level() >= 2,   # a reply is relayed only then
                   "answers": answers, "sender": None if anonymous else {"id": sender["id"], "name": sender["name"]},
                   "recipients": [names[r]["name"] for r in recipients if r in names]}
         for seat in recipients:

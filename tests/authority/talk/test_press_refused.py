@@ -121,8 +121,18 @@ def test_an_answer_in_a_public_only_match_is_refused(make):
     t = make("public")
     t.send("ann", press={"to": "all", "text": "Peace?"})
     relayed = t.to(t.mails(), "cat")[0]
+    # issue 33: the relayed mail itself says a reply is not relayed here, instead of offering one
+    assert "alone, reply to this mail" not in relayed.text and "allein zu antworten" not in relayed.text
+    assert "a reply to this mail is not relayed" in relayed.text or "wird nicht weitergegeben" in relayed.text
     done = t.answer("cat@example.org", relayed, "only to you")
     assert (done.outcome, done.reason) == ("refused", "press.public_reply")
+
+
+def test_a_private_match_still_offers_the_answer_by_reply(make):
+    t = make()
+    t.send("ann", press={"to": "bob", "text": "Harbour?"})
+    relayed = t.to(t.mails(), "bob")[0]
+    assert "reply to this mail" in relayed.text or "antworte auf diese Mail" in relayed.text
 
 
 def test_a_closed_match_takes_no_more_talk(make):
