@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from referee.app import demo_talk
-from referee.app.config import Config, MailIn, MailOut
+from referee.app.config import Backups, Config, MailIn, MailOut
 from referee.app.service import Service
 from referee.app.wiring import open_referee, open_sink, open_source
 from referee.authority import keys as key_module
@@ -83,8 +83,11 @@ def _run(base: Path, seed: str, games: list[str] | None, say) -> int:
         # Each game in a store, mailboxes, clock and key sequence of its own: one
         # game's sample match never changes because another game was added.
         work = base / "demo" / name
+        # no snapshot before every close (a real campaign keeps them, the default): the demo is made
+        # anew by running it again, and a newcomer's first run should not fill a disk (issue 33)
         cfg = Config(store=work / "referee.sqlite", archive=base / "turns",
-                     mail_in=MailIn(maildir=work / "mail" / "in"), mail_out=MailOut(maildir=work / "mail" / "out"))
+                     mail_in=MailIn(maildir=work / "mail" / "in"), mail_out=MailOut(maildir=work / "mail" / "out"),
+                     backups=Backups(before_close=False))
         clock = SimClock(START)
         ref = open_referee(cfg, clock=clock)
         service = Service(ref, open_source(cfg), open_sink(cfg), address=cfg.address)
