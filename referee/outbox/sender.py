@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 from referee.runtime import crash
+from referee.runtime.lifeline import gone
 from referee.store import StoreUnavailable
 
 log = logging.getLogger("referee.outbox")
@@ -54,12 +55,8 @@ class Outbox:
         if host == socket.gethostname() and pid.isdigit():
             if int(pid) == os.getpid():
                 return owner not in _active  # a leftover of this process, not being sent now
-            try:
-                os.kill(int(pid), 0)
-            except ProcessLookupError:
+            if gone(int(pid)):   # a zombie too: a killed worker's parent may never reap it
                 return True
-            except PermissionError:
-                pass
         return claimed_at is None or datetime.fromisoformat(claimed_at) < self.now() - CLAIM_TIMEOUT
 
     def send_pending(self, sink, limit: int = 500) -> SendReport:
