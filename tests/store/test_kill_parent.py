@@ -260,7 +260,9 @@ def test_workers_killed_mid_close_and_mid_burst_three_times_leave_nothing_twice_
         site.start()   # two workers again at the end
         site.wait("the last round's mail is sent", lambda: site.settled(due[-1] + ordering[-1]), SETTLE)
     finally:
-        os.killpg(steady.pid, signal.SIGCONT)
+        for proc in site.procs:   # none left paused: a stopped process would take its SIGTERM never
+            if proc.poll() is None and os.getpgid(proc.pid) == proc.pid:   # a session of its own
+                os.killpg(proc.pid, signal.SIGCONT)
         for proc in site.procs:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
