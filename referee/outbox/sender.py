@@ -1,9 +1,12 @@
-"""The outbox worker: send what is queued, retry with backoff, never send twice.
+"""The outbox worker: send what is queued, retry with backoff, send once in practice.
 
-Each message is sent, then its result recorded in its own transaction.  The
-one gap no store can close is a crash after the server accepted a message
-and before that commit: the message is sent again on restart, with the same
-Message-ID (derived from its dedupe key), so mail clients fold the two.
+Each message is sent, then its result recorded in its own transaction (one
+UPDATE, committed at once).  The one gap no store can close is a kill after the
+server accepted a message and before that commit: the message is sent again
+(by this worker on restart, or at once by another that sees the claim's process
+gone), as the identical message: the same bytes and Message-ID (derived from its
+dedupe key), so mail clients fold the two, and the Maildir sink writes a
+Message-ID once.  Sending is at least once (README, docs/OPERATIONS.md).
 """
 from __future__ import annotations
 
