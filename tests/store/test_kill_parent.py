@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from workers import PLAYERS
+from workers import PLAYERS, order_mail, stop_all, welcome_keys
 
 from referee.app import open_referee
 from referee.config import load
@@ -65,7 +65,6 @@ close_workers: 1
 
     def make(self, names: list[str]) -> dict:
         """Matches of three seats, deadlines two days off; every seat's key (read before any is sent)."""
-        import json
         ref = self.referee()
         try:
             for name in names:
@@ -73,13 +72,7 @@ close_workers: 1
                                   "schedule": {"period": "48h"},
                                   "players": [{"id": p, "name": p.title(), "email": f"{p}@players.test"}
                                               for p in PLAYERS]})
-            keys = {}
-            for row in ref.store.outbox():
-                if row["dedupe"].startswith("welcome:"):
-                    parts = json.loads(row["message"])
-                    key = re.search(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b", parts["text"])
-                    keys[(row["match"], parts["to"].split("@")[0])] = key.group(1)
-            return keys
+            return welcome_keys(ref.store)
         finally:
             ref.store.close()
 
@@ -101,12 +94,8 @@ close_workers: 1
                 turn = ref.store.current_turn(m)
                 rules = ref.rules(ref.store.match(m))
                 for i, p in enumerate(PLAYERS):
-                    msg = EmailMessage()
-                    msg["From"], msg["To"], msg["Subject"] = f"{p}@players.test", "referee@referee.test", "orders"
-                    msg["Message-ID"] = mid = f"<{tag}.{m}.{p}@players.test>"
-                    msg.set_content(yaml.safe_dump({
-                        "match": m, "player": p, "key": keys[(m, p)], "turn": turn["number"],
-                        "orders": rules.random_orders(rules.load(turn["state"]), p, Rng(i + 7))}))
+                    mid, msg = order_mail(rules, turn, m, p, i, keys[(m, p)], tag, f"{p}@players.test",
+                                          "referee@referee.test")
                     box.add(msg.as_bytes(policy=policy.SMTP))
                     self.orders.append(mid)
         finally:
@@ -263,15 +252,7 @@ def test_workers_killed_mid_close_and_mid_burst_three_times_leave_nothing_twice_
         for proc in site.procs:   # none left paused: a stopped process would take its SIGTERM never
             if proc.poll() is None and os.getpgid(proc.pid) == proc.pid:   # a session of its own
                 os.killpg(proc.pid, signal.SIGCONT)
-        for proc in site.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in site.procs:
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_all(site.procs)
     logs = site.logs()
     assert [p.returncode for p in site.procs].count(-9) == 2 * ROUNDS, logs
     assert "Traceback" not in logs, logs
