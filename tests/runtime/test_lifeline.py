@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import alive, state, tree
 
 from referee.lifeline import gone
 
@@ -49,17 +50,10 @@ PARENT = textwrap.dedent("""
 """)
 
 
-def _state(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0].decode()
-    except OSError:
-        return None
-
-
 def _ended(pid: int, timeout: float) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if _state(pid) in (None, "Z", "X"):
+        if state(pid) in (None, "Z", "X"):
             return True
         time.sleep(0.05)
     return False
@@ -74,11 +68,11 @@ def _parent(tmp_path, *argv: str) -> tuple[subprocess.Popen, int]:
     return proc, int(proc.stdout.readline())
 
 
-def _wait_state(pid: int, want: str, timeout: float = 30) -> None:
+def _waitstate(pid: int, want: str, timeout: float = 30) -> None:
     end = time.monotonic() + timeout
-    while _state(pid) != want and time.monotonic() < end:
+    while state(pid) != want and time.monotonic() < end:
         time.sleep(0.05)
-    assert _state(pid) == want
+    assert state(pid) == want
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
@@ -86,7 +80,7 @@ def test_a_stopped_worker_ends_when_its_parent_is_killed(tmp_path):
     """The kernel's SIGKILL reaches a worker that cannot run (stopped, like one inside a debugger)."""
     parent, child = _parent(tmp_path, "kernel", "stop", "spawner")
     try:
-        _wait_state(child, "T")
+        _waitstate(child, "T")
         parent.kill()
         parent.wait(10)
         assert _ended(child, 10)
@@ -98,7 +92,7 @@ def test_a_worker_ends_by_its_pipe_when_its_parent_is_killed(tmp_path):
     """The portable fallback alone: the worker's thread reads EOF once the parent is gone."""
     parent, child = _parent(tmp_path, "pipe", "run", "spawner")
     try:
-        assert _state(child) not in (None, "Z")
+        assert state(child) not in (None, "Z")
         parent.kill()
         parent.wait(10)
         assert _ended(child, 10)
@@ -115,7 +109,7 @@ def test_a_worker_started_by_the_spawner_outlives_the_thread_that_asked_for_it(t
     try:
         assert _ended(first, 10)                  # why the pool starts its workers from a Spawner
         time.sleep(1)
-        assert _state(second) not in (None, "Z")
+        assert state(second) not in (None, "Z")
     finally:
         _cleanup(by_thread, first)
         _cleanup(by_spawner, second)
@@ -131,7 +125,7 @@ def test_a_process_that_died_and_waits_to_be_reaped_is_gone(tmp_path):
         held = f"{socket.gethostname()}:{child.pid}:{int(time.time())}"
         assert not gone(child.pid) and not archiving.lost(held)
         os.kill(child.pid, signal.SIGKILL)
-        _wait_state(child.pid, "Z")   # not reaped yet
+        _waitstate(child.pid, "Z")   # not reaped yet
         os.kill(child.pid, 0)          # still found this way
         assert gone(child.pid) and archiving.lost(held)
     finally:
@@ -144,5 +138,44 @@ def _cleanup(parent: subprocess.Popen, child: int) -> None:
     if parent.poll() is None:
         parent.kill()
         parent.wait()
-    if _state(child) not in (None, "Z", "X"):
+    if state(child) not in (None, "Z", "X"):
         os.kill(child, signal.SIGKILL)
+
+
+def test_picture_workers_end_when_their_parent_is_killed(tmp_path):
+    """The picture workers (started by whichever thread draws first) end by their pipe, and
+    multiprocessing's resource tracker with them."""
+    script = tmp_path / "pictures_parent.py"
+    script.write_text(textwrap.dedent("""
+        import time
+        from referee import pictures
+
+        if __name__ == "__main__":   # not in the spawned workers
+            pictures.WORKERS = 1
+            pictures.warm()
+            print(pictures.prerender(['<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>']), flush=True)
+            time.sleep(600)
+    """))
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    processes: dict = {}
+    try:
+        assert parent.stdout.readline().strip() == "1"   # handed to a picture worker
+        end = time.monotonic() + 60
+        while len(tree(parent.pid)) < 3 and time.monotonic() < end:   # itself, a picture worker, the tracker
+            time.sleep(0.05)
+        processes = tree(parent.pid)
+        assert len(processes) >= 3, processes
+        parent.kill()
+        parent.wait(10)
+        end = time.monotonic() + 10
+        while alive(processes) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert alive(processes) == {}
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for pid in alive(processes):   # what a failure left
+            os.kill(pid, signal.SIGKILL)

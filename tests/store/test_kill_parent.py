@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from processes import alive, tree
 from workers import PLAYERS, order_mail, stop_all, welcome_keys
 
 from referee.app import open_referee
@@ -157,43 +158,9 @@ close_workers: 1
             ref.store.close()
 
 
-def _tree(pid: int) -> dict[int, bytes]:
-    """``pid`` and every process under it: pid -> its start time (a pid used again is another process)."""
-    children: dict[int, list[int]] = {}
-    starts: dict[int, bytes] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_bytes().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        me = int(stat.parent.name)
-        children.setdefault(int(fields[1]), []).append(me)
-        starts[me] = fields[19]
-    found, todo = {}, [pid]
-    while todo:
-        p = todo.pop()
-        if p in starts:
-            found[p] = starts[p]
-            todo.extend(children.get(p, ()))
-    return found
-
-
-def _alive(tree: dict[int, bytes]) -> dict[int, str]:
-    """Those of ``tree`` still running (a zombie has ended: it only waits to be reaped): pid -> state."""
-    left = {}
-    for pid, start in tree.items():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[19] == start and fields[0] not in (b"Z", b"X"):
-            left[pid] = fields[0].decode()
-    return left
-
-
 def _stopped(proc: subprocess.Popen) -> bool:
     assert proc.poll() is None, f"worker {proc.pid} ended instead of stopping"
-    return "T" in _alive(_tree(proc.pid)).values()
+    return "T" in alive(tree(proc.pid)).values()
 
 
 def _all_up(site: Site, procs) -> bool:
@@ -202,11 +169,11 @@ def _all_up(site: Site, procs) -> bool:
 
 def _kill(site: Site, proc: subprocess.Popen, at_least: int) -> None:
     """``kill -9`` of the ``referee run`` process; its close worker and resource tracker must follow."""
-    tree = _tree(proc.pid)
-    assert len(tree) >= at_least, tree
+    processes = tree(proc.pid)
+    assert len(processes) >= at_least, processes
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(10)
-    site.wait(f"the processes of killed worker {proc.pid} end", lambda: not _alive(tree), 10)
+    site.wait(f"the processes of killed worker {proc.pid} end", lambda: not alive(processes), 10)
 
 
 def _filed(folder: Path) -> Counter:
