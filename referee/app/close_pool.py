@@ -239,7 +239,7 @@ class ClosePool:
         self.drawings = Drawings()   # the pass's PNGs, made after its closes
         self.restarts = 0
         self._broken_in_row = 0
-        # the workers' lifeline: they end once it reads EOF, when this process is gone (``lifeline.die_with_parent``)
+        # the workers' lifeline (read end: each worker's; write end: held here alone): they end once it reads EOF
         self._lifeline, self._held = self._context.Pipe(duplex=False)
         self._spawner: Spawner | None = None
 
