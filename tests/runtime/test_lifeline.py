@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from processes import alive, state, tree
 
-from referee.lifeline import gone
+from referee.runtime.lifeline import gone
 
 # The parent: starts one spawned worker (by a Spawner, or by a thread that then ends), prints
 # its pid and waits to be killed.  argv: how the worker ties itself (kernel|pipe), whether
 # it stops itself (stop|run), who starts it (spawner|thread).
 PARENT = textwrap.dedent("""
     import multiprocessing, os, signal, sys, threading, time
-    from referee.lifeline import Spawner, die_with_parent
+    from referee.runtime.lifeline import Spawner, die_with_parent
 
     def worker(parent, lifeline, kernel, stop, armed):
         die_with_parent(parent, lifeline, kernel=kernel)
@@ -38,14 +38,14 @@ PARENT = textwrap.dedent("""
         reader, writer = ctx.Pipe(duplex=False)
         armed = ctx.Event()
         args = (os.getpid(), None if how == "kernel" else reader, how == "kernel", state == "stop", armed)
-        start = lambda: ctx.Process(target=worker, args=args, daemon=False).start()
+        started = []
+        start = lambda: started.append(ctx.Process(target=worker, args=args, daemon=True)) or started[0].start()
         spawner = Spawner()
         # a thread that has it started (itself, or by the spawner) and ends once the worker is armed
         t = threading.Thread(target=lambda: (spawner.run(start) if starter == "spawner" else start()) or armed.wait())
         t.start()
         t.join()
-        [child] = multiprocessing.active_children()
-        print(child.pid, flush=True)
+        print(started[0].pid, flush=True)   # (it may be gone already: killed with its thread)
         time.sleep(600)
 """)
 
@@ -148,7 +148,7 @@ def test_picture_workers_end_when_their_parent_is_killed(tmp_path):
     script = tmp_path / "pictures_parent.py"
     script.write_text(textwrap.dedent("""
         import time
-        from referee import pictures
+        from referee.pictures import board as pictures
 
         if __name__ == "__main__":   # not in the spawned workers
             pictures.WORKERS = 1

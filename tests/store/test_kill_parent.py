@@ -26,9 +26,9 @@ import yaml
 from processes import alive, tree
 from workers import PLAYERS, order_mail, stop_all, welcome_keys
 
-from referee.app import open_referee
-from referee.config import load
-from referee.contract import Rng
+from referee.app.config import load
+from referee.app.wiring import open_referee
+from referee.game_api.contract import Rng
 from referee.store import archiving
 
 pytestmark = pytest.mark.skipif(os.environ.get("REFEREE_TEST_STORE") == "postgresql",
@@ -110,7 +110,7 @@ close_workers: 1
         if crash_at:
             env.update(REFEREE_CRASH_AT=crash_at, REFEREE_CRASH_HOW="stop")
         log = open(self.folder / f"worker{len(self.procs)}.log", "w")   # one a worker, in order
-        proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "run"], env=env, cwd=self.folder,
+        proc = subprocess.Popen([sys.executable, "-m", "referee.app.cli", "run"], env=env, cwd=self.folder,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=session)
         log.close()
         self.procs.append(proc)
