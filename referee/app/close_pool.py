@@ -33,6 +33,14 @@ close once (nothing of a close is kept before its commit).
 
 Workers are spawned (never forked): a forked copy would share the parent's
 SQLite or PostgreSQL connection, its threads and the picture workers.
+
+Workers end when their parent dies, whatever killed it (issue 32: a ``kill -9``
+of ``referee run`` left its workers, and through them multiprocessing's resource
+tracker, running for good, holding store sessions): on Linux the kernel sends
+them SIGKILL (``PR_SET_PDEATHSIG``, ``lifeline.die_with_parent``), which reaches a stopped
+worker too; everywhere, a thread of each worker ends it once a pipe whose other
+end only the parent holds reads EOF.  The resource tracker ends by itself once
+the parent and every worker have closed their end of its pipe.
 """
 from __future__ import annotations
 
@@ -51,6 +59,7 @@ from referee.authority.base import Settings
 from referee.game_api import registry
 from referee.pictures import board as pictures
 from referee.runtime import gc_policy
+from referee.runtime.lifeline import Spawner, die_with_parent
 from referee.store import is_postgres, location_of
 from referee.turns.batch import batches, close_many
 from referee.turns.closing import TickReport
@@ -134,12 +143,15 @@ class _Courteous:
 _worker: dict = {}
 
 
-def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0) -> None:
+def _start(recipe: Recipe, mail_first, write_lock=None, nice: int = 0, parent: int | None = None,
+           lifeline=None) -> None:
     """A worker's initializer: its own store connection and ``Referee``."""
     from referee.app.referee import Referee
     from referee.render.renderer import Renderer
     from referee.store import open_store
 
+    if parent is not None:
+        die_with_parent(parent, lifeline)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the pool
     if nice:
         os.nice(nice)
@@ -227,6 +239,9 @@ class ClosePool:
         self.drawings = Drawings()   # the pass's PNGs, made after its closes
         self.restarts = 0
         self._broken_in_row = 0
+        # the workers' lifeline (read end: each worker's; write end: held here alone): they end once it reads EOF
+        self._lifeline, self._held = self._context.Pipe(duplex=False)
+        self._spawner: Spawner | None = None
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is not None and self.drawings.broken is self._executor:
@@ -235,15 +250,21 @@ class ClosePool:
         if self._executor is None:
             # a new lock with every new set of workers: a worker killed holding one never lets it go
             lock = None if is_postgres(self.recipe.store) else self._context.RLock()
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start,
-                                                 initargs=(self.recipe, self.mail_first, lock, self.nice))
+            pool = ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=_start,
+                                       initargs=(self.recipe, self.mail_first, lock, self.nice, os.getpid(),
+                                                 self._lifeline))
+            self._executor = pool
+            # every worker started now, by the spawner's thread (the executor starts one a call while none idles)
+            self._spawner = self._spawner or Spawner("referee-close-spawner")
+            try:
+                self._spawner.run(lambda: [pool.submit(_pid) for _ in range(self.workers)])
+            except (BrokenProcessPool, RuntimeError):
+                pass   # a worker died starting: the closes handed to this set find it broken
         return self._executor
 
     def start(self) -> None:
         """Have every worker started, without waiting for them (the first closes queue behind)."""
-        pool = self._pool()
-        for _ in range(self.workers):
-            pool.submit(_pid)
+        self._pool()
 
     def warm(self) -> None:
         """Start every worker now (a spawned interpreter takes a second or two to come up)."""
@@ -366,6 +387,8 @@ class ClosePool:
         if kill:
             for process in processes.values():
                 process.kill()   # a no-op for one already ended
+            for process in processes.values():
+                process.join(5)   # reaped: a zombie would still look alive to its claims' owners check
         return processes
 
     def shutdown(self, grace: float = 1.0) -> None:
@@ -380,3 +403,6 @@ class ClosePool:
             if process.is_alive():
                 process.kill()   # SIGTERM would not reach a stopped one
                 process.join(5)
+        if self._spawner is not None:   # its workers are gone: its end signals none
+            self._spawner.stop()
+            self._spawner = None

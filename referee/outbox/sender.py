@@ -1,9 +1,12 @@
-"""The outbox worker: send what is queued, retry with backoff, never send twice.
+"""The outbox worker: send what is queued, retry with backoff, send once in practice.
 
-Each message is sent, then its result recorded in its own transaction.  The
-one gap no store can close is a crash after the server accepted a message
-and before that commit: the message is sent again on restart, with the same
-Message-ID (derived from its dedupe key), so mail clients fold the two.
+Each message is sent, then its result recorded in its own transaction (one
+UPDATE, committed at once).  The one gap no store can close is a kill after the
+server accepted a message and before that commit: the message is sent again
+(by this worker on restart, or at once by another that sees the claim's process
+gone), as the identical message: the same bytes and Message-ID (derived from its
+dedupe key), so mail clients fold the two, and the Maildir sink writes a
+Message-ID once.  Sending is at least once (README, docs/OPERATIONS.md).
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from datetime import datetime, timedelta
 
 from referee.mail.errors import PermanentMailError, TemporaryMailError
 from referee.runtime import crash
+from referee.runtime.lifeline import gone
 from referee.store import StoreUnavailable
 
 log = logging.getLogger("referee.outbox")
@@ -54,12 +58,8 @@ class Outbox:
         if host == socket.gethostname() and pid.isdigit():
             if int(pid) == os.getpid():
                 return owner not in _active  # a leftover of this process, not being sent now
-            try:
-                os.kill(int(pid), 0)
-            except ProcessLookupError:
+            if gone(int(pid)):   # a zombie too: a killed worker's parent may never reap it
                 return True
-            except PermissionError:
-                pass
         return claimed_at is None or datetime.fromisoformat(claimed_at) < self.now() - CLAIM_TIMEOUT
 
     def send_pending(self, sink, limit: int = 500) -> SendReport:

@@ -25,6 +25,7 @@ import resvg_py
 
 from referee.pictures import glyphs, raster
 from referee.runtime import gc_policy
+from referee.runtime.lifeline import die_with_parent
 
 log = logging.getLogger("referee.pictures.board")
 
@@ -84,6 +85,7 @@ WAIT = 60.0  # seconds a send waits for a worker before rendering itself
 
 _pool: ProcessPoolExecutor | None = None
 _pool_pid = 0
+_lifeline: list = [None, 0]   # ((read end, write end), the pid that made them)
 _ready: OrderedDict[str, Future] = OrderedDict()
 _lock = threading.Lock()
 
@@ -99,13 +101,19 @@ def _executor() -> ProcessPoolExecutor | None:
     if WORKERS <= 0:
         return None
     if _pool is None or _pool_pid != os.getpid():
-        _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_start)
+        context = multiprocessing.get_context("spawn")
+        if _lifeline[1] != os.getpid():   # the workers end when this process does (lifeline.die_with_parent)
+            _lifeline[:] = [context.Pipe(duplex=False), os.getpid()]
+        _pool = ProcessPoolExecutor(WORKERS, mp_context=context, initializer=_start,
+                                    initargs=(os.getpid(), _lifeline[0][0]))
         _pool_pid = os.getpid()
     return _pool
 
 
-def _start() -> None:
+def _start(parent: int | None = None, lifeline=None) -> None:
     """A picture worker's start-up: fonts and libvips ready, then frozen (``gc_policy.settle``)."""
+    if parent is not None:   # the pipe alone: the pool is started by whichever thread comes first
+        die_with_parent(parent, lifeline, kernel=False)
     try:
         prime()
     except Exception:   # the first picture tries again (and falls back to resvg)

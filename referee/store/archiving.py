@@ -16,6 +16,8 @@ import os
 import socket
 import time
 
+from referee.runtime.lifeline import gone
+
 GRACE = 60.0   # seconds an archiver that still runs (or runs elsewhere) keeps its turn
 
 
@@ -32,12 +34,8 @@ def lost(archiver: str | None) -> bool:
     if host == socket.gethostname() and pid.isdigit():
         if int(pid) == os.getpid():
             return True   # this process's own: its close failed to write it (a full disk) or it is retried
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return True   # the closer died between its commit and the archive
-        except PermissionError:
-            pass
+        if gone(int(pid)):
+            return True   # the closer died between its commit and the archive (a zombie too: issue 32)
     try:
         return float(since) < time.time() - GRACE
     except ValueError:

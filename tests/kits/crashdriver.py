@@ -28,11 +28,23 @@ from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.mail.source import MaildirSource  # noqa: E402
 
 
+class EveryCopy:
+    """An SMTP server's view: every delivery kept, a repeat too (``REFEREE_TEST_SINK=every``)."""
+
+    def __init__(self, path: Path) -> None:
+        import mailbox
+        self.box = mailbox.Maildir(str(path), factory=None, create=True)
+
+    def send_bytes(self, data: bytes, sender: str, rcpts: list[str]) -> None:
+        self.box.add(data)
+
+
 def main(root: Path) -> None:
     registry.register(toygame.RULES)
     clock = lambda: datetime.fromisoformat((root / "clock").read_text().strip())  # noqa: E731
     ref = make_referee(root, clock)
-    source, sink = MaildirSource(root / "in"), MaildirSink(root / "out")
+    source = MaildirSource(root / "in")
+    sink = EveryCopy(root / "out") if os.environ.get("REFEREE_TEST_SINK") == "every" else MaildirSink(root / "out")
     for key, raw in source.fetch():
         handled = ref.handle(parse_inbound(raw, own_addresses=[REFEREE]))
         source.done(key, handled.outcome)

@@ -122,3 +122,65 @@ def test_a_source_with_only_fetch_still_feeds_the_service(tmp_path):
 
     [item] = list(incoming_of(Old(), 10, 256_000))
     assert (item.ref, item.size, item.arrived) == ("r1", len(simple(msgid="<old@x>")), None)
+
+
+def _files(path) -> list:
+    return sorted(p.name for sub in ("new", "cur") for p in (path / sub).iterdir())
+
+
+def test_sink_second_delivery_of_a_message_id_is_a_no_op(tmp_path, monkeypatch):
+    """Issue 32 item 12: the outbox's repeat after a kill writes nothing twice, also once a mail
+    client has moved the first copy to cur/ or deleted it; found without listing the folder."""
+    import os
+    out = tmp_path / "out"
+    sink = MaildirSink(out)
+    msg = compose("referee@referee.test", "alice@players.test", "Re: [k3] Orders accepted", ORDERS, None,
+                  domain="referee.test", message_id="<abc.k3@referee.test>")
+    wire = msg.as_bytes(policy=__import__("email").policy.SMTP)
+
+    def no_listing(*_):
+        raise AssertionError("the sink listed a folder")
+    monkeypatch.setattr(os, "listdir", no_listing)
+    monkeypatch.setattr(os, "scandir", no_listing)
+    sink.send_bytes(wire, "referee@referee.test", ["alice@players.test"])
+    sink.send(msg)                                    # the same Message-ID by the other path
+    MaildirSink(out).send_bytes(wire, "referee@referee.test", ["alice@players.test"])   # another worker
+    monkeypatch.undo()
+    [first] = _files(out)
+    assert (out / "new" / first).read_bytes() == wire.replace(b"\r\n", b"\n")
+    box = mailbox.Maildir(str(out), factory=None)
+    [key] = box.keys()
+    moved = box.get_message(key)
+    moved.set_subdir("cur")
+    moved.add_flag("S")
+    box[key] = moved                                   # a mail client read it
+    sink.send_bytes(wire, "referee@referee.test", ["alice@players.test"])
+    assert len(_files(out)) == 1
+    box.remove(box.keys()[0])                           # and deleted it
+    sink.send_bytes(wire, "referee@referee.test", ["alice@players.test"])
+    assert _files(out) == [] and list((out / "tmp").iterdir()) == []
+    other = compose("referee@referee.test", "alice@players.test", "Re: [k3] Orders accepted", ORDERS, None,
+                    domain="referee.test", message_id="<abd.k3@referee.test>")
+    sink.send(other)
+    assert [m["Message-ID"] for m in mailbox.Maildir(str(out), factory=None)] == ["<abd.k3@referee.test>"]
+
+
+def test_sink_writes_a_message_without_message_id_every_time(tmp_path):
+    raw = simple().replace(b"Message-ID: <simple@players.test>\r\n", b"")
+    sink = MaildirSink(tmp_path / "out")
+    sink.send_bytes(raw, "a@x", ["b@x"])
+    sink.send_bytes(raw, "a@x", ["b@x"])
+    assert len(_files(tmp_path / "out")) == 2
+
+
+@pytest.mark.parametrize("msgid", ["<../../evil@x>", "</etc/passwd>", "<a:2,S@x>", "<" + "x" * 5000 + "@x>",
+                                   "<ü@x>", "  <folded@x>\r\n  ", "<nul\x00@x>"])
+def test_sink_names_a_hostile_message_id_by_its_digest_inside_new(tmp_path, msgid):
+    """Hostile input: whatever a Message-ID holds, the file is named by a digest of it, in new/."""
+    raw = simple(msgid=msgid)
+    sink = MaildirSink(tmp_path / "out")
+    sink.send_bytes(raw, "a@x", ["b@x"])
+    sink.send_bytes(raw, "a@x", ["b@x"])
+    [name] = _files(tmp_path / "out")
+    assert name.startswith("mid-") and len(name) == 44 and name.isascii()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -77,19 +77,11 @@ close_workers: 1
 
     def keys(self) -> dict[tuple[str, str], str]:
         """Every seat's key, read from the queued welcome mails: (match, player) -> key."""
-        import json
-        import re
         ref = self.referee()
-        found = {}
         try:
-            for row in ref.store.outbox():
-                if row["dedupe"].startswith("welcome:") and row["message"]:
-                    parts = json.loads(row["message"])
-                    key = re.search(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b", parts["text"])
-                    found[(row["match"], parts["to"].split("@")[0])] = key.group(1)
+            return welcome_keys(ref.store)
         finally:
             ref.store.close()
-        return found
 
     def burst(self, matches: list[str], keys: dict, tag: str) -> list[str]:
         """One order mail from every seat of ``matches``, appended to the INBOX at once."""
@@ -100,12 +92,8 @@ close_workers: 1
                 turn = ref.store.current_turn(m)
                 rules = ref.rules(ref.store.match(m))
                 for i, p in enumerate(PLAYERS):
-                    orders = rules.random_orders(rules.load(turn["state"]), p, Rng(i + 7))
-                    msg = EmailMessage()
-                    msg["From"], msg["To"], msg["Subject"] = self.s.address(p), self.s.address("referee"), "orders"
-                    msg["Message-ID"] = mid = f"<{tag}.{m}.{p}@players.test>"
-                    msg.set_content(yaml.safe_dump({"match": m, "player": p, "key": keys[(m, p)],
-                                                    "turn": turn["number"], "orders": orders}))
+                    mid, msg = order_mail(rules, turn, m, p, i, keys[(m, p)], tag,
+                                          self.s.address(p), self.s.address("referee"))
                     self.s.append("referee", msg.as_bytes(policy=policy.SMTP))
                     self.sent[mid] = (p, m)
                     ids.append(mid)
@@ -141,15 +129,7 @@ close_workers: 1
         proc.wait(10)
 
     def stop_all(self) -> str:
-        for proc in self.workers:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for proc in self.workers:
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        stop_all(self.workers)
         return self.logs()
 
     def logs(self) -> str:
@@ -174,6 +154,45 @@ close_workers: 1
         """Every message in the players' and the GM's mailboxes."""
         return [email.message_from_bytes(raw, policy=policy.default)
                 for user in (*PLAYERS, "gm") for raw in self.s.messages(user)]
+
+
+def welcome_keys(store) -> dict[tuple[str, str], str]:
+    """Every seat's key, read from the queued welcome mails (before they are sent and their
+    text dropped): (match, player) -> key."""
+    import json
+    import re
+    found = {}
+    for row in store.outbox():
+        if row["dedupe"].startswith("welcome:") and row["message"]:
+            parts = json.loads(row["message"])
+            key = re.search(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b", parts["text"])
+            found[(row["match"], parts["to"].split("@")[0])] = key.group(1)
+    return found
+
+
+def order_mail(rules, turn: dict, match: str, player: str, i: int, key: str, tag: str,
+               sender: str, to: str) -> tuple[str, EmailMessage]:
+    """(Message-ID, mail) of ``player``'s random orders for ``turn`` of ``match``."""
+    orders = rules.random_orders(rules.load(turn["state"]), player, Rng(i + 7))
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, to, "orders"
+    msg["Message-ID"] = mid = f"<{tag}.{match}.{player}@players.test>"
+    msg.set_content(yaml.safe_dump({"match": match, "player": player, "key": key,
+                                    "turn": turn["number"], "orders": orders}))
+    return mid, msg
+
+
+def stop_all(procs: list[subprocess.Popen]) -> None:
+    """SIGTERM to the workers still running; killed after 30 s."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _states_of_group(pgid: int) -> set[str]:
