@@ -75,7 +75,6 @@ def _waitstate(pid: int, want: str, timeout: float = 30) -> None:
     assert state(pid) == want
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_a_stopped_worker_ends_when_its_parent_is_killed(tmp_path):
     """The kernel's SIGKILL reaches a worker that cannot run (stopped, like one inside a debugger)."""
     parent, child = _parent(tmp_path, "kernel", "stop", "spawner")
@@ -100,7 +99,6 @@ def test_a_worker_ends_by_its_pipe_when_its_parent_is_killed(tmp_path):
         _cleanup(parent, child)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_a_worker_started_by_the_spawner_outlives_the_thread_that_asked_for_it(tmp_path):
     """The kernel's signal follows the thread that started a worker: started by a thread that has
     ended, the worker is killed with it; started by the spawner's thread, it runs on."""
