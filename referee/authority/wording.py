@@ -99,8 +99,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "'{value}' is not a language the referee writes; known: {known}.",
         "de": "'{value}' ist keine Sprache, in der der Schiedsrichter schreibt; bekannt: {known}."},
     "gm.bad_name": {
-        "en": "A name is one line of at most 80 characters, without control characters.",
-        "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
+        "en": "A name is one line of at most 80 characters, without control characters and without '=?' "
+              "(mail programs would read what follows as encoded text).",
+        "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen und ohne '=?' "
+              "(Mailprogramme würden das Folgende als kodierten Text lesen)."},
     "gm.needs": {
         "en": "The command '{command}' needs '{arg}:' as well.",
         "de": "Das Kommando '{command}' braucht auch '{arg}:'."},

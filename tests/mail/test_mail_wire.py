@@ -42,24 +42,34 @@ def test_a_german_confirmation_is_byte_for_byte_what_compose_gives():
     assert parsed.get_content().replace("\r\n", "\n") == "\n".join(BODY.splitlines()) + "\n"
 
 
-def test_headers_the_fast_path_leaves_to_the_library_come_out_the_same():
+def test_headers_written_by_the_referee_come_out_the_same_on_both_paths():
     refs = [f"<{'r' * 30}{i}@players.test>" for i in range(25)]  # long, folded; more than 20 kept
     cases = [
-        dict(from_addr="Referee <referee@referee.test>", to="Zoë Müller <zoe@players.test>", subject="x" * 90),
+        dict(from_addr="referee@referee.test", to="zoe@players.test", subject="x" * 90),
         dict(from_addr="referee@referee.test", to=["a@p.test", "b@p.test"], subject="  two  spaces  "),
         dict(from_addr="referee@referee.test", to="a@p.test", subject="=?utf-8?q?looks_encoded?="),
-        dict(from_addr="referee@referee.test", to="a@p.test", subject="", references=refs, in_reply_to="odd id"),
+        dict(from_addr="referee@referee.test", to="a@p.test", subject="", references=refs),
         dict(from_addr="referee@referee.test", to="a@p.test", subject="s",
              date=datetime(2026, 3, 2, 9, 0, tzinfo=timezone(timedelta(hours=1)))),
         dict(from_addr="referee@referee.test", to="a@p.test", subject="s", date=datetime(2026, 3, 2, 9, 0)),
         dict(from_addr="referee@referee.test", to="a@p.test", subject="s", html="<p>Grüße</p>", auto="auto-generated"),
         dict(from_addr="referee@referee.test", to="a@p.test", subject="s", cc="old@p.test"),
+        # refused on both paths: a display name, an id that is none, one with an encoded word
+        dict(from_addr="Referee <referee@referee.test>", to="Zoë Müller <zoe@players.test>", subject="s"),
+        dict(from_addr="referee@referee.test", to="a@p.test", subject="s", in_reply_to="odd id"),
+        dict(from_addr="referee@referee.test", to="a@p.test", subject="s", in_reply_to="<=?utf-8?q?x?=@a.test>"),
     ]
     for case in cases:
         case.setdefault("date", UTC_DATE)
         args = (case.pop("from_addr"), case.pop("to"), case.pop("subject"), BODY)
         old, new = _both(*args, message_id="<m1@referee.test>", **case)
-        assert _unbounded(new) == _unbounded(old), case
+        assert (new == old) if isinstance(new, str) else _unbounded(new) == _unbounded(old), case
+        if isinstance(new, bytes):   # every line of the header section within 78 characters
+            head = new.split(b"\r\n\r\n")[0]
+            assert max(len(line) for line in head.split(b"\r\n")) <= 78, case
+    assert sum(isinstance(_both("r@referee.test", **c)[1], str) for c in (
+        dict(to="N <n@p.test>", subject="s", text="t"), dict(to="n@p.test", subject="s", text="t", in_reply_to="x"),
+        dict(to="n@p.test", subject="s", text="t", references=["<=?a?q?b?=@c>"]))) == 3
 
 
 def _unbounded(raw: bytes) -> bytes:
@@ -75,7 +85,7 @@ _id = st.from_regex(r"<[a-z0-9.]{1,40}@[a-z.]{1,20}>", fullmatch=True)
 @settings(max_examples=300, deadline=None)
 @given(subject=_text.map(lambda s: s.replace("\n", " ").replace("\r", " ")), text=_text,
        refs=st.lists(_id, max_size=4), reply=st.none() | _id, auto=st.sampled_from(["auto-replied", "auto-generated"]),
-       to=st.sampled_from(["p@players.test", "first.last+tag@sub.players.test", "Name <n@players.test>"]))
+       to=st.sampled_from(["p@players.test", "first.last+tag@sub.players.test", "a@p.test, b@p.test"]))
 def test_any_plain_message_is_byte_for_byte_what_compose_gives(subject, text, refs, reply, auto, to):
     old, new = _both("referee@referee.test", to, subject, text, in_reply_to=reply, references=refs, auto=auto,
                      message_id="<q@referee.test>", date=UTC_DATE)
@@ -84,8 +94,7 @@ def test_any_plain_message_is_byte_for_byte_what_compose_gives(subject, text, re
 
 
 def test_envelope_of_reads_the_addresses_as_the_sink_reads_a_message():
-    for frm, to in [("referee@referee.test", "p@players.test"), ("Referee <r@referee.test>", "Zoë <z@p.test>"),
-                    ("r@referee.test", "a@p.test, B <b@p.test>, a@p.test")]:
+    for frm, to in [("referee@referee.test", "p@players.test"), ("r@referee.test", "a@p.test, b@p.test, a@p.test")]:
         msg = compose(frm, to, "s", "t", domain="referee.test")
         assert envelope_of(frm, [to]) == envelope(msg)
 
