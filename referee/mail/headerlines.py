@@ -67,10 +67,11 @@ def _plain(word: str) -> bool:
 
 
 def _fold(name: str, tokens: list[tuple[str, str]]) -> str:
-    """``name: `` and the tokens (each with the blanks before it), folded before a blank where a line is full."""
+    """``name: `` and the tokens (each with the blanks before it), folded before a blank where a line
+    is full (also before the first: a long id goes on a line of its own, as the library puts it)."""
     lines, line = [], name + ":"
     for blank, token in tokens:
-        if len(line) + len(blank) + len(token) > LINE and line != name + ":":
+        if len(line) + len(blank) + len(token) > LINE:
             lines.append(line)
             line = blank + token
         else:
