@@ -51,6 +51,13 @@ TEXTS: dict[str, dict[str, str]] = {
               "Send only the order document, as plain text.",
         "de": "Diese Mail ist zu groß: {part_de} ist größer als erlaubt ({limit}). "
               "Schicke nur das Befehlsdokument als einfachen Text."},
+    "mail.head_cut": {   # mail.too_large: header lines the referee would have to cut (parse_inbound)
+        "en": "This mail cannot be read: its header lines, or those of one of its parts, are longer or more "
+              "numerous than the referee reads, and what they say about the text would be lost. "
+              "Send only the order document, as plain text, in a new mail.",
+        "de": "Diese Mail lässt sich nicht lesen: ihre Kopfzeilen oder die eines ihrer Teile sind länger oder "
+              "zahlreicher, als der Schiedsrichter liest, und was sie über den Text sagen, ginge verloren. "
+              "Schicke nur das Befehlsdokument als einfachen Text in einer neuen Mail."},
     "command.unknown": {
         "en": "Unknown command '{command}'. Known: {known}.",
         "de": "Unbekannter Befehl '{command}'. Bekannt: {known}."},

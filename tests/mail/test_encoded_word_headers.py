@@ -7,16 +7,13 @@ release let in (stored before the door refused it)."""
 from __future__ import annotations
 
 import json
-import mailbox
 import os
-import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
 
 import pytest
 import yaml
-from refkit import in_order
+from maildesk import Desk, read
 from seckit import SPEC, clock, outbox, ref, toy_registered  # noqa: F401  (fixtures)
 
 from referee.cli import main
@@ -25,7 +22,6 @@ HOSTILE_NAME = "=?utf-8?q?Eve=0D=0AReply-To:_eve=40evil.test=0D=0AX-A:?="
 HOSTILE_ID = "<=?utf-8?q?x=0D=0AX-Injected:_1?=@a.test>"
 WRITTEN = {"from", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references", "auto-submitted",
            "x-auto-response-suppress", "content-type", "content-transfer-encoding", "mime-version"}
-KEY = re.compile(r"(?:Your key|Dein Schlüssel): (\S+)")
 LOBBY = """\
 id: lobby
 game: founding_fathers
@@ -41,41 +37,10 @@ seats: 3
 """
 
 
-class Desk:
-    """A referee folder driven through its command line."""
-
-    def __init__(self, root) -> None:
-        self.root, self.n, self.seen = root, 0, set()
-        assert main(["init"]) == 0
-        with open(root / "referee.yaml", "a") as f:   # strangers answered: the refusal is read below
-            f.write("strangers:\n  answer: all\n")
-        (root / "lobby.yaml").write_text(LOBBY)
-        assert main(["new", "lobby.yaml"]) == 0
-
-    def mail(self, sender: str, body: str, extra: str = "") -> None:
-        self.n += 1
-        raw = (f"From: {sender}\r\nTo: referee@localhost\r\nSubject: mail {self.n}\r\n"
-               f"Message-ID: <m{self.n}@players.test>\r\n{extra}Content-Type: text/plain; charset=utf-8\r\n\r\n"
-               + body.replace("\n", "\r\n")).encode("utf-8")
-        mailbox.Maildir(str(self.root / "mail" / "in"), factory=None, create=False).add(raw)
-        assert main(["poll", "--once"]) == 0
-
-    def sent(self) -> list[bytes]:
-        """The raw files mail/out received since the last call."""
-        box = mailbox.Maildir(str(self.root / "mail" / "out"), factory=None, create=False)
-        new = [k for k in in_order(box.keys()) if k not in self.seen]
-        self.seen |= set(new)
-        return [box.get_bytes(k) for k in new]
-
-
 def fields(raw: bytes) -> list[str]:
     """The names of the top-level header fields of a raw mail, as a mail server reads them."""
     head = raw.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0].decode("ascii")
     return [line.split(":", 1)[0].lower() for line in head.split("\n") if line and line[0] not in " \t"]
-
-
-def read(raw: bytes):
-    return message_from_bytes(raw, policy=policy.default)
 
 
 def assert_only_written_fields(mails: list[bytes]) -> None:
@@ -88,20 +53,10 @@ def join(desk: Desk, sender: str, name: str) -> None:
     desk.mail(sender, yaml.safe_dump({"match": "lobby", "player": "any", "command": "join", "name": name}))
 
 
-def key_of(mails: list[bytes], address: str) -> str:
-    """The key of ``address``'s welcome mail (the one played with)."""
-    for raw in mails:
-        msg = read(raw)
-        hit = KEY.search(msg.get_body(("plain",)).get_content())
-        if msg["To"] == address and "Welcome" in msg["Subject"] and hit:
-            return hit.group(1)
-    raise AssertionError(f"no key for {address}")
-
-
 @pytest.fixture
 def desk(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return Desk(tmp_path)
+    monkeypatch.chdir(tmp_path)   # strangers answered: the refusal is read below
+    return Desk(tmp_path, LOBBY, "strangers:\n  answer: all\n")
 
 
 def test_item1_a_joiner_named_in_encoded_words_is_refused_at_the_door(desk):
@@ -122,7 +77,7 @@ def test_item1_a_name_stored_before_the_door_check_never_makes_a_header_line(des
     join(desk, "fay@example.org", "Fay")          # the third seat: the match starts
     mails = desk.sent()
     assert_only_written_fields(mails)
-    dan = key_of(mails, "dan@example.org")
+    dan = desk.key(mails, "dan@example.org")
     db = sqlite3.connect(tmp_path / "referee.sqlite")   # as a release without the door check stored it
     with db:
         db.execute("UPDATE players SET name=? WHERE match='lobby' AND email='dan@example.org'", (HOSTILE_NAME,))
@@ -142,15 +97,15 @@ def test_item1_a_name_stored_before_the_door_check_never_makes_a_header_line(des
 
 def test_item1_an_encoded_word_in_in_reply_to_stays_out_of_the_reply(desk):
     desk.sent()
-    desk.mail("ann@example.org", "match: lobby\nplayer: ann\nkey: WRONG-KEY\ncommand: status\n",
-              extra=f"In-Reply-To: {HOSTILE_ID}\r\nReferences: {HOSTILE_ID}\r\n")
+    mid = desk.mail("ann@example.org", "match: lobby\nplayer: ann\nkey: WRONG-KEY\ncommand: status\n",
+                    extra=f"In-Reply-To: {HOSTILE_ID}\r\nReferences: {HOSTILE_ID}\r\n")
     mails = desk.sent()
     assert mails
     assert_only_written_fields(mails)
     for raw in mails:
         msg = read(raw)
         assert "=?" not in str(msg["In-Reply-To"] or "") + str(msg["References"] or "")
-    assert any(read(m)["In-Reply-To"] == f"<m{desk.n}@players.test>" for m in mails)   # still threaded on his own
+    assert any(read(m)["In-Reply-To"] == mid for m in mails)   # still threaded on his own
 
 
 def test_item1_a_queued_mail_whose_header_cannot_be_written_is_held_as_an_outbox_fault(ref, outbox):
