@@ -83,9 +83,9 @@ class _Lines:
         self.line_quote = self.quote
 
     def _block(self) -> None:
-        if self.parts and any(p.strip(" \t") for p in self.parts):
+        if self.parts and (not self.literal or any(p.strip(" \t") for p in self.parts)):
             self._break()
-        self.parts = []          # blanks alone between blocks (the source's layout) make no line
+        self.parts = []          # literal: blanks alone between blocks (the source's layout) make no line
         self.line_quote = self.quote
 
     def _add(self, text: str) -> None:

@@ -13,10 +13,10 @@ parsers, quadratic on some hostile values, only ever see short ones; a mail of
 more than ``MAX_PARTS`` MIME parts is not taken apart and counts as too large.
 A mail whose MIME headers would be cut (a header section over ``MAX_HEAD``, a
 part's over ``mime.MAX_PART_HEAD``, a Content-* field cut or left out) counts
-as too large too: read without them, it would be read as its sender never meant.  Only the
-header section goes through the standard library's parser; the body is taken
-apart by ``referee.mail.mime`` as offsets into ``raw`` (no copies of photos),
-so reading a mail holds at most 4x its size plus a constant.
+as too large too: read without them, it would be read as its sender never
+meant.  Only the header section goes through the standard library's parser;
+the body is taken apart by ``referee.mail.mime`` as offsets into ``raw`` (no
+copies of photos), so reading a mail holds at most 4x its size plus a constant.
 """
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import quopri
 
 import pytest
 import yaml
+from gm.gm_files import FF_WINTER  # tests/ is on sys.path
 from lxml import etree
 from maildesk import Desk, read, text_of
 
@@ -17,18 +18,7 @@ from referee.contract import Rng
 from referee.mail import htmltext
 from referee.mail.inbound import MAX_HEAD, parse_inbound
 
-MATCH = """\
-id: ff
-game: founding_fathers
-lang: en
-gm: gm@example.org
-timezone: Europe/Berlin
-schedule: {period: 48h}
-players:
-  - {id: adams, name: John Adams, email: adams@example.org}
-  - {id: jay, name: John Jay, email: jay@example.org}
-  - {id: king, name: Rufus King, email: king@example.org}
-"""
+MATCH = FF_WINTER.replace("id: ff-winter", "id: ff")   # the GM tests' campaign, another id
 
 
 @pytest.fixture

@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.mail.compose import compose
+from referee.mail.headerlines import HeaderFault, check_head
 from referee.mail.sink import MaildirSink, SmtpSink, envelope
 from referee.mail.wire import compose_bytes, envelope_of
 
@@ -125,3 +127,33 @@ def test_smtp_send_bytes_delivers_them_unchanged_and_reuses_the_connection(mails
     captured = mailservers.wait_captured(3)
     assert noops == [1] and [c.raw for c in captured] == [raw] * 3
     assert [c.rcpts for c in captured][-1] == ("bob@players.test",)
+
+
+_line_free = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
+                     max_size=200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=_line_free)
+def test_item1_any_subject_reads_back_as_written_and_only_as_a_subject(subject):
+    """Issue 32 item 1: the referee's own encoding of a subject (encoded words, ``=?`` in it,
+    controls, any script) reads back as that subject and never as another header line."""
+    raw = compose_bytes("referee@referee.test", "p@players.test", subject, "t", domain="referee.test",
+                        message_id="<s@referee.test>", date=UTC_DATE)
+    head = raw.split(b"\r\n\r\n")[0]
+    assert max(len(line) for line in head.split(b"\r\n")) <= 78 and head.isascii()
+    parsed = email.message_from_bytes(raw, policy=policy.default)
+    assert parsed["Subject"] == subject.strip(" ")
+    assert [k for k in parsed.keys() if k.lower() not in ("content-type", "content-transfer-encoding", "mime-version")] \
+        == ["From", "To", "Subject", "Date", "Message-ID", "Auto-Submitted", "X-Auto-Response-Suppress"]
+
+
+def test_item1_a_header_section_with_a_line_the_referee_did_not_write_is_refused():
+    good = b"From: r@referee.test\r\nSubject: s\r\n t\r\nContent-Type: text/plain\r\n\r\nbody\nwith LF"
+    assert check_head(good, ["From", "Subject"]) == good
+    for bad in (b"From: r@referee.test\r\nReply-To: eve@evil.test\r\nSubject: s\r\n\r\n",   # a field not written
+                b"From: r@referee.test\nSubject: s\r\n\r\n",                                # a bare LF
+                b"From: r@referee.test\rX: s\r\nSubject: s\r\n\r\n",                        # a bare CR
+                b"From: r@referee.test\r\nSubject: s\r\nFrom: r@referee.test\r\n\r\n"):     # one twice
+        with pytest.raises(HeaderFault):
+            check_head(bad, ["From", "Subject"])
