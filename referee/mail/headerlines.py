@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from referee import checks
+from referee.intake import checks
 
 LINE = 78                 # a folded line's length at most (RFC 5322's advice; the SMTP policy's max_line_length)
 _EW_TEXT = 55             # encoded characters in one encoded word: "Subject: =?utf-8?q?" + 55 + "?=" fits a line

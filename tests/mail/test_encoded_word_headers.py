@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import yaml
-from maildesk import Desk, read
+from maildesk import Desk, read, text_of
 from seckit import SPEC, clock, outbox, ref, toy_registered  # noqa: F401  (fixtures)
 
-from referee.cli import main
+from referee.app.cli import main
 
+CODE = re.compile(r"^code: (\S+)$", re.M)
 HOSTILE_NAME = "=?utf-8?q?Eve=0D=0AReply-To:_eve=40evil.test=0D=0AX-A:?="
 HOSTILE_ID = "<=?utf-8?q?x=0D=0AX-Injected:_1?=@a.test>"
 WRITTEN = {"from", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references", "auto-submitted",
@@ -53,6 +55,15 @@ def join(desk: Desk, sender: str, name: str) -> None:
     desk.mail(sender, yaml.safe_dump({"match": "lobby", "player": "any", "command": "join", "name": name}))
 
 
+def seated(desk: Desk, sender: str, name: str) -> list[bytes]:
+    """A join proved with the code mailed back (issue 32 item 2); the mails sent on the way."""
+    join(desk, sender, name)
+    sent = desk.sent()
+    [code] = [m.group(1) for raw in sent if read(raw)["To"] == sender and (m := CODE.search(text_of(raw)))]
+    desk.mail(sender, yaml.safe_dump({"match": "lobby", "player": "any", "command": "join", "code": code}))
+    return sent + desk.sent()
+
+
 @pytest.fixture
 def desk(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)   # strangers answered: the refusal is read below
@@ -73,9 +84,7 @@ def test_item1_a_joiner_named_in_encoded_words_is_refused_at_the_door(desk):
 def test_item1_a_name_stored_before_the_door_check_never_makes_a_header_line(desk, tmp_path):
     """The GM's "joined" mail, table talk from the seat and "Deadline moved: ... is away"."""
     desk.sent()
-    join(desk, "dan@example.org", "Dan")
-    join(desk, "fay@example.org", "Fay")          # the third seat: the match starts
-    mails = desk.sent()
+    mails = seated(desk, "dan@example.org", "Dan") + seated(desk, "fay@example.org", "Fay")   # full: it starts
     assert_only_written_fields(mails)
     dan = desk.key(mails, "dan@example.org")
     db = sqlite3.connect(tmp_path / "referee.sqlite")   # as a release without the door check stored it

@@ -8,13 +8,13 @@ import quopri
 
 import pytest
 import yaml
-from gm.gm_files import FF_WINTER  # tests/ is on sys.path
+from gm_files import FF_WINTER
 from lxml import etree
 from maildesk import Desk, read, text_of
 
-from referee.app import open_referee
-from referee.config import load
-from referee.contract import Rng
+from referee.app.config import load
+from referee.app.wiring import open_referee
+from referee.game_api.contract import Rng
 from referee.mail import htmltext
 from referee.mail.inbound import MAX_HEAD, parse_inbound
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from refkit import in_order
 
-from referee.cli import main
+from referee.app.cli import main
 
 KEY = re.compile(r"(?:Your key|Dein Schlüssel): (\S+)")
 
