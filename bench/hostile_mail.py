@@ -89,6 +89,10 @@ SHAPES = {
     "html: <b>x</b> pieces": lambda: fill(head("text/html"), "<b>x</b>").encode(),
     "html: <pre> of newlines": lambda: fill(head("text/html") + "<pre>", "\n").encode(),
     "html: '<' only": lambda: fill(head("text/html"), "<").encode(),
+    # issue 32 item 17: one tag, 27,000 attributes (232 kB), and as many as the cap holds
+    "html: one tag of 27,000 attributes": lambda: (head("text/html") + "<p " + " ".join(
+        f"a{i}=1" for i in range(27_000)) + ">" + ORDER.replace("\n", "<br>") + "</p>").encode(),
+    "html: one tag, attributes at the cap": lambda: fill(head("text/html") + "<p ", "a=1 ", ">x</p>").encode(),
     "References: 80,000 ids (too large)": lambda: (head(extra="References: " + " ".join(
         f"<{i}.thread@example.org>" for i in range(80_000)) + "\r\n") + ORDER).encode(),
     "References: ids at the cap": lambda: (fill(head(extra="References:"), " <1234567.t@example.org>",

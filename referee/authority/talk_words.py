@@ -78,8 +78,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The match has ended: there is no next report for this to head.",
         "de": "Die Partie ist beendet: es gibt keinen nächsten Bericht mehr, über dem das stehen könnte."},
     "chronicle.bad_title": {
-        "en": "A title is one line of at most 80 characters, without control characters.",
-        "de": "Ein Titel ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
+        "en": "A title is one line of at most 80 characters, without control characters and without '=?' "
+              "(mail programs would read what follows as encoded text).",
+        "de": "Ein Titel ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen und ohne '=?' "
+              "(Mailprogramme würden das Folgende als kodierten Text lesen)."},
     "chronicle.turn_full": {
         "en": "The reports of turn {turn} are headed by {count} entries of {chars} characters already; one turn "
               "takes at most {max_entries} entries of {max_chars} characters in all. This one ({length} characters) "

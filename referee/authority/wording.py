@@ -51,6 +51,13 @@ TEXTS: dict[str, dict[str, str]] = {
               "Send only the order document, as plain text.",
         "de": "Diese Mail ist zu groß: {part_de} ist größer als erlaubt ({limit}). "
               "Schicke nur das Befehlsdokument als einfachen Text."},
+    "mail.head_cut": {   # mail.too_large: header lines the referee would have to cut (parse_inbound)
+        "en": "This mail cannot be read: its header lines, or those of one of its parts, are longer or more "
+              "numerous than the referee reads, and what they say about the text would be lost. "
+              "Send only the order document, as plain text, in a new mail.",
+        "de": "Diese Mail lässt sich nicht lesen: ihre Kopfzeilen oder die eines ihrer Teile sind länger oder "
+              "zahlreicher, als der Schiedsrichter liest, und was sie über den Text sagen, ginge verloren. "
+              "Schicke nur das Befehlsdokument als einfachen Text in einer neuen Mail."},
     "command.unknown": {
         "en": "Unknown command '{command}'. Known: {known}.",
         "de": "Unbekannter Befehl '{command}'. Bekannt: {known}."},
@@ -99,8 +106,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "'{value}' is not a language the referee writes; known: {known}.",
         "de": "'{value}' ist keine Sprache, in der der Schiedsrichter schreibt; bekannt: {known}."},
     "gm.bad_name": {
-        "en": "A name is one line of at most 80 characters, without control characters.",
-        "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen."},
+        "en": "A name is one line of at most 80 characters, without control characters and without '=?' "
+              "(mail programs would read what follows as encoded text).",
+        "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen und ohne '=?' "
+              "(Mailprogramme würden das Folgende als kodierten Text lesen)."},
     "gm.needs": {
         "en": "The command '{command}' needs '{arg}:' as well.",
         "de": "Das Kommando '{command}' braucht auch '{arg}:'."},

@@ -31,6 +31,7 @@ _MESSAGE_ID = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]{1,244}>")   # printable ASC
 # Characters a header or a line of a reply must never carry: C0/C1 controls
 # (CR, LF, NUL ...), DEL, and the Unicode line and paragraph separators.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+ENCODED_WORD = "=?"                          # how an RFC 2047 encoded word starts
 RESERVED_SEATS = ("gm",)                     # "gm" and "@..." address the game master
 
 
@@ -61,12 +62,15 @@ def mail_sender(value: str) -> str:
 
 def header_text(value, what: str = "text", limit: int = MAX_TITLE) -> str:
     """One line of text that may go into a header (a title, a name): no control
-    characters or line breaks, at most ``limit`` characters."""
+    characters or line breaks, no ``=?`` (RFC 2047 encoded-word syntax), at most
+    ``limit`` characters."""
     if not isinstance(value, str):
         raise Invalid("text", f"{what}: must be text")
     text = value.strip()
     if _CONTROL.search(text):
         raise Invalid("text", f"{what}: holds a control character or a line break")
+    if ENCODED_WORD in text:   # a header writer or a reader would decode it: into a CR LF, say
+        raise Invalid("text", f"{what}: holds '=?', which mail programs read as the start of encoded text")
     if not text or len(text) > limit:
         raise Invalid("text", f"{what}: must be 1 to {limit} characters long")
     return text
@@ -142,7 +146,9 @@ def integer(value, low: int, high: int, what: str = "number") -> int:
 
 
 def message_id(value) -> bool:
-    """Whether a Message-ID from a received mail may go into a reply's headers.  An id
+    """Whether a Message-ID from a received mail may go into a reply's headers (never
+    one holding ``=?``: an encoded word there decodes to whatever it likes).  An id
     on the reserved ``.invalid`` domain is one the intake made up for a mail whose own
     id was missing or unusable: nothing to thread on."""
-    return isinstance(value, str) and bool(_MESSAGE_ID.fullmatch(value)) and not value.endswith(".invalid>")
+    return isinstance(value, str) and bool(_MESSAGE_ID.fullmatch(value)) and ENCODED_WORD not in value \
+        and not value.endswith(".invalid>")

@@ -10,6 +10,8 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Literal
 
+from .headerlines import Written, address_line, ids_line, plain_line, text_line
+
 AUTO_VALUES = ("auto-replied", "auto-generated")
 
 
@@ -19,6 +21,35 @@ def new_message_id(domain: str) -> str:
 
 def _as_list(value: str | Sequence[str]) -> list[str]:
     return [value] if isinstance(value, str) else [v for v in value]
+
+
+def heading(from_addr: str, to: str | Sequence[str], subject: str, *, in_reply_to: str | None,
+            references: Iterable[str], auto: str, domain: str, message_id: str | None,
+            cc: str | Sequence[str], date: datetime | None) -> list[tuple[str, str, str]]:
+    """(name, value, folded line) of every top-level header of a message, in order."""
+    if auto not in AUTO_VALUES:
+        raise ValueError(f"auto must be one of {AUTO_VALUES}, not {auto!r}")
+    out = [("From", from_addr, address_line), ("To", ", ".join(_as_list(to)), address_line)]
+    cc_list = _as_list(cc)
+    if cc_list:
+        out.append(("Cc", ", ".join(cc_list), address_line))
+    out += [("Subject", subject, text_line), ("Date", format_datetime(date or datetime.now(UTC)), plain_line),
+            ("Message-ID", message_id or new_message_id(domain), ids_line)]
+    refs = [r for r in references if r]
+    if in_reply_to:
+        out.append(("In-Reply-To", in_reply_to, ids_line))
+        if in_reply_to not in refs:
+            refs.append(in_reply_to)
+    if refs:
+        # Keep order, drop repeats; very long chains keep the first and the latest ids.
+        seen = list(dict.fromkeys(refs))
+        if len(seen) > 20:
+            seen = seen[:1] + seen[-19:]
+        out.append(("References", " ".join(seen), ids_line))
+    out += [("Auto-Submitted", auto, plain_line),
+            # Asks Exchange-style servers not to send out-of-office replies to us.
+            ("X-Auto-Response-Suppress", "All", plain_line)]
+    return [(name, value, write(name, value)) for name, value, write in out]
 
 
 def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
@@ -33,36 +64,14 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
     ``auto`` is "auto-replied" for answers to a player's mail and
     "auto-generated" for reports and reminders (RFC 3834).  Bodies are
     quoted-printable so long report lines survive any relay; the message
-    uses ``policy.SMTP`` and serialises with CRLF line ends.
+    uses ``policy.SMTP`` and serialises with CRLF line ends.  Its top-level
+    headers are written by ``headerlines`` (a value that cannot be one raises
+    ``HeaderFault``), never parsed by the library.
     """
-    if auto not in AUTO_VALUES:
-        raise ValueError(f"auto must be one of {AUTO_VALUES}, not {auto!r}")
     msg = EmailMessage(policy=policy.SMTP)
-    msg["From"] = from_addr
-    msg["To"] = ", ".join(_as_list(to))
-    cc_list = _as_list(cc)
-    if cc_list:
-        msg["Cc"] = ", ".join(cc_list)
-    msg["Subject"] = subject
-    msg["Date"] = format_datetime(date or datetime.now(UTC))
-    msg["Message-ID"] = message_id or new_message_id(domain)
-    refs = [r for r in references if r]
-    if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-        if in_reply_to not in refs:
-            refs.append(in_reply_to)
-    if refs:
-        # Keep order, drop repeats; very long chains keep the first and the latest ids.
-        seen: list[str] = []
-        for ref in refs:
-            if ref not in seen:
-                seen.append(ref)
-        if len(seen) > 20:
-            seen = seen[:1] + seen[-19:]
-        msg["References"] = " ".join(seen)
-    msg["Auto-Submitted"] = auto
-    # Asks Exchange-style servers not to send out-of-office replies to us.
-    msg["X-Auto-Response-Suppress"] = "All"
+    for name, value, line in heading(from_addr, to, subject, in_reply_to=in_reply_to, references=references,
+                                     auto=auto, domain=domain, message_id=message_id, cc=cc, date=date):
+        msg[name] = Written(name, value, line)   # written here: the library never parses it
     msg.set_content(text, charset="utf-8", cte="quoted-printable")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
@@ -96,5 +105,6 @@ def _add_picture(msg: EmailMessage, png: bytes, cid: str, has_html: bool) -> Non
         msg.add_attachment(png, maintype="image", subtype="png", filename="board.png")
         return
     html_part = msg.get_body(("html",))
-    html_part.add_related(png, maintype="image", subtype="png", cid=cid, filename="board.png",
+    html_part.add_related(png, maintype="image", subtype="png", cid=Written("Content-ID", cid, ids_line("Content-ID", cid)),
+                          filename="board.png",
                           disposition="inline")

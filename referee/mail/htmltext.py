@@ -7,6 +7,13 @@ stays a space (mail clients indent YAML with it) and quoted parts
 (``<blockquote>``) get ``> `` prefixes so the intake treats them like quoted
 plain text.  Input and output are capped, so no markup costs more than a
 bounded, linear amount of work.
+
+Two readings come out of one walk (``html_readings``): the text as a browser
+shows it (runs of blanks collapsed, none at a line start), and the text with
+the literal spacing of the source (blanks kept, source line breaks dropped;
+``<br>`` and blocks still break lines).  An order whose lines a client
+separated with ``<br>`` and indented with ordinary spaces survives only in the
+second; the intake reads it where the first yields no valid document.
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ MAX_TEXT = 512_000       # characters of text produced ...
 MAX_LINES = 20_000       # ... in at most this many lines
 MAX_QUOTE_MARKS = 16     # "> " prefixes written per line, however deep the quote
 MAX_ELEMENTS = 20_000    # elements walked (an order form needs a few hundred)
+MAX_ATTRIBUTES = 100     # attributes of one tag kept: libxml2 compares each with all before it
 
 _BLOCK = {
     "address", "article", "aside", "blockquote", "dd", "div", "dl", "dt", "fieldset",
@@ -28,13 +36,32 @@ _BLOCK = {
 }
 _SKIP = {"script", "style", "head", "title", "template", "noscript"}
 _COLLAPSIBLE = re.compile(r"[ \t\r\n\f]+")
+_SOURCE_BREAK = re.compile(r"[\r\n\f]")
 _TAG = re.compile(r"<[^<>]*>")   # cannot run past the next '<': linear
+
+# Markup split as an HTML5 tokenizer (libxml2 2.14's HTML parser) splits it, so that the
+# attributes counted are the ones the parser will see: comments and bogus comments, the
+# raw text of script, style, title ... (never tags inside), start and end tags with their
+# attributes.  Possessive quantifiers and first characters that tell the alternatives
+# apart: one pass, no backtracking, whatever the markup.
+_WS = "\t\n\f\r "
+_ATTRIBUTE = (rf"""(?:=|[^{_WS}/>=])[^{_WS}/>=]*+"""
+              rf"""(?:[{_WS}]*+=[{_WS}]*+(?:"[^"]*+"?|'[^']*+'?|[^{_WS}>]*+))?""")
+_ATTRIBUTES = re.compile(_ATTRIBUTE)
+_MARKUP = re.compile(
+    r"<!--(?:-?>|.*?--!?>|.*\Z)|<![^>]*+>?|<\?[^>]*+>?|</(?![a-z])[^>]*+>?"      # (bogus) comments
+    rf"|</?(?P<name>[a-z][^{_WS}/>]*+)(?P<attrs>(?:[{_WS}/]++|{_ATTRIBUTE})*+)>?",  # a tag
+    re.I | re.S)
+_RAW_END = {name: re.compile(rf"</{name}[{_WS}/>]", re.I)      # text up to here holds no tags
+            for name in ("script", "style", "textarea", "title", "iframe", "noembed", "noframes", "xmp")}
 
 
 class _Lines:
-    """The text being built, one line at a time (parts, never repeated concatenation)."""
+    """The text being built, one line at a time (parts, never repeated concatenation).
+    ``literal``: blanks as in the source instead of collapsed as a browser does."""
 
-    def __init__(self) -> None:
+    def __init__(self, literal: bool = False) -> None:
+        self.literal = literal
         self.lines: list[str] = []
         self.parts: list[str] = []
         self.size = 0
@@ -56,8 +83,9 @@ class _Lines:
         self.line_quote = self.quote
 
     def _block(self) -> None:
-        if self.parts:
+        if self.parts and (not self.literal or any(p.strip(" \t") for p in self.parts)):
             self._break()
+        self.parts = []          # literal: blanks alone between blocks (the source's layout) make no line
         self.line_quote = self.quote
 
     def _add(self, text: str) -> None:
@@ -104,6 +132,9 @@ class _Lines:
                         return
                 self._add(part)
             return
+        if self.literal:
+            self._add(_SOURCE_BREAK.sub("", data))
+            return
         data = _COLLAPSIBLE.sub(" ", data)
         if not self.parts or self.parts[-1].endswith(" "):
             # Collapsible space at a line start or after a space disappears.
@@ -123,6 +154,34 @@ class _Lines:
         return "\n".join(out).strip("\n") + "\n" if out else ""
 
 
+def capped_attributes(markup: str) -> str:
+    """``markup`` with at most ``MAX_ATTRIBUTES`` attributes in any tag (the first ones;
+    none of them matters to the text): libxml2 checks each attribute of a tag against
+    all before it, so 27,000 in one tag took 0.8 s.  One pass, linear in the markup."""
+    out, pos, last = [], 0, 0
+    while (m := _MARKUP.search(markup, pos)) is not None:
+        pos = m.end()
+        name = m.group("name")
+        if name is None:
+            continue
+        attrs = m.group("attrs")
+        if len(attrs) > MAX_ATTRIBUTES:   # each attribute takes a character at least
+            found = _ATTRIBUTES.findall(attrs)
+            if len(found) > MAX_ATTRIBUTES:
+                out += [markup[last:m.start("attrs")], " ", " ".join(found[:MAX_ATTRIBUTES])]
+                last = m.end("attrs")
+        if m.group(0)[1] == "/":
+            continue
+        name = name.lower()
+        if name == "plaintext":
+            break
+        if name in _RAW_END:
+            end = _RAW_END[name].search(markup, pos)
+            pos = end.start() if end else len(markup)
+    out.append(markup[last:])
+    return "".join(out)
+
+
 def _parse(markup: str):
     parser = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                               no_network=True, recover=True)
@@ -131,24 +190,32 @@ def _parse(markup: str):
 
 def html_to_text(markup: str) -> str:
     """The visible text of ``markup``, one rendered line per line."""
+    return html_readings(markup)[0]
+
+
+def html_readings(markup: str) -> tuple[str, str]:
+    """(the visible text of ``markup`` as a browser lays it out, the same lines with
+    the source's own blanks), from one parse and one walk."""
     markup = markup[:MAX_MARKUP]
     try:
-        root = _parse(markup)
+        root = _parse(capped_attributes(markup))
         if root is None:
-            return ""
-        lines = _Lines()
+            return "", ""
+        both = (_Lines(), _Lines(literal=True))
         budget = 2 * MAX_ELEMENTS
         for event, element in etree.iterwalk(root, events=("start", "end")):
             tag = element.tag if isinstance(element.tag, str) else ""  # lower case already
-            if event == "start":
-                lines.start(tag)
-                lines.data(element.text)
-            else:
-                lines.end(tag)
-                lines.data(element.tail)
+            for lines in both:
+                if event == "start":
+                    lines.start(tag)
+                    lines.data(element.text)
+                else:
+                    lines.end(tag)
+                    lines.data(element.tail)
             budget -= 1
-            if budget <= 0 or lines.full:
+            if budget <= 0 or both[1].full:
                 break
-        return lines.text()
+        return both[0].text(), both[1].text()
     except Exception:  # never let markup break intake
-        return _TAG.sub(" ", markup)[:MAX_TEXT]
+        text = _TAG.sub(" ", markup)[:MAX_TEXT]
+        return text, text

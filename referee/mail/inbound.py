@@ -8,12 +8,15 @@ an exception that stalls the inbox.
 Every step is linear in the mail and capped, whatever the mail holds: a mail
 over ``max_bytes`` keeps only its header section (at most ``MAX_HEAD`` bytes),
 which is also all that is archived of it; header values are cut as they are
-parsed (``_Capped``), so the standard library's parameter and RFC 2047 parsers,
-quadratic on some hostile values, only ever see short ones; a mail of more than
-``MAX_PARTS`` MIME parts is not taken apart and counts as too large.  Only the
-header section goes through the standard library's parser; the body is taken
-apart by ``referee.mail.mime`` as offsets into ``raw`` (no copies of photos),
-so reading a mail holds at most 4x its size plus a constant.
+parsed (``_CappedMessage``), so the standard library's parameter and RFC 2047
+parsers, quadratic on some hostile values, only ever see short ones; a mail of
+more than ``MAX_PARTS`` MIME parts is not taken apart and counts as too large.
+A mail whose MIME headers would be cut (a header section over ``MAX_HEAD``, a
+part's over ``mime.MAX_PART_HEAD``, a Content-* field cut or left out) counts
+as too large too: read without them, it would be read as its sender never
+meant.  Only the header section goes through the standard library's parser;
+the body is taken apart by ``referee.mail.mime`` as offsets into ``raw`` (no
+copies of photos), so reading a mail holds at most 4x its size plus a constant.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from referee.intake import checks
 
 from . import headers, mime
 from .flowed import unflow
-from .htmltext import html_to_text
+from .htmltext import html_readings
 from .loops import automatic_reason
 
 MAX_BYTES = 4_000_000     # the raw-size cap (a phone photo fits): a larger mail is too large, only its header section is read and kept
@@ -64,33 +67,36 @@ class InboundMail:
     received: datetime | None = None   # when the mail server took the mail in (not the Date: header)
     size: int = 0                      # bytes as the server holds it (raw may be only its head)
     limit: int = 0                     # too_large: the limit in bytes that was broken ...
-    over: str = ""                     # ... by "mail" (all of it), "text" (a text part) or "yaml" (an attachment)
+    over: str = ""                     # ... by "mail" (all of it), "text" (a text part), "yaml" (an attachment)
+                                       # or "head" (header fields the parser would cut: what says how to read it)
     set_aside: tuple[tuple[str, int], ...] = ()   # (name, bytes) of large attachments not read
     auth: object = None                # the verdict on the sender (referee.mail.senderauth.Verdict), set by the intake
-
-
-class _Capped(policy.Compat32):
-    """compat32 that cuts every header field as it is parsed, in every MIME part:
-    the standard library re-slices a Content-Type once per ';' each time it reads
-    a parameter (charset, filename, boundary), so those keep ``MAX_PARAMS``."""
-
-    def header_source_parse(self, sourcelines):
-        name, value = super().header_source_parse(sourcelines)
-        value = value[:MAX_FIELD]
-        if name.strip().lower() in _PARAMETRISED and value.count(";") > MAX_PARAMS:
-            value = ";".join(value.split(";", MAX_PARAMS + 1)[:MAX_PARAMS + 1])
-        return name, value
-
-
-CAPPED = _Capped()
+    literal: str = ""                  # text read with an HTML part's own blanks, where that differs from text
 
 
 class _CappedMessage(Message):
-    """A message (or part) that keeps its first ``MAX_FIELDS`` header fields."""
+    """A message (or part) that keeps its first ``MAX_FIELDS`` header fields, each
+    cut to ``MAX_FIELD`` characters: the standard library re-slices a Content-Type
+    once per ';' each time it reads a parameter (charset, filename, boundary), so
+    those keep ``MAX_PARAMS``.  ``cut``: a MIME field (Content-*) was cut or left
+    out, so the part cannot be read as its sender meant (``parse_inbound`` refuses it)."""
+    cut = False
 
     def set_raw(self, name, value):
-        if len(self) < MAX_FIELDS:
-            super().set_raw(name, value)
+        mime_field = name.strip().lower().startswith("content-")
+        if len(self) >= MAX_FIELDS:
+            self.cut = self.cut or mime_field
+            return
+        if mime_field:   # raw UTF-8 (a file name without RFC 2231): text now, or the library shows U+FFFD
+            value = headers._unescape_8bit(value)
+        kept = value[:MAX_FIELD]
+        if name.strip().lower() in _PARAMETRISED and kept.count(";") > MAX_PARAMS:
+            kept = ";".join(kept.split(";", MAX_PARAMS + 1)[:MAX_PARAMS + 1])
+        self.cut = self.cut or (mime_field and len(kept) < len(value))
+        super().set_raw(name, kept)
+
+
+CAPPED = policy.compat32
 
 
 def header_section(raw: bytes, limit: int = MAX_HEAD) -> tuple[bytes, int]:
@@ -152,10 +158,11 @@ def _is_yaml(part: Message) -> bool:
 
 def _read_body(raw: bytes, msg: Message, body: int, max_attachment_bytes: int) -> mime.Body:
     """What a mail client shows of the body (see ``referee.mail.mime``), from offsets into ``raw``."""
-    reader = mime.Reader(raw, mime.header_parser(_CappedMessage, CAPPED), decode_payload, html_to_text, unflow,
+    reader = mime.Reader(raw, mime.header_parser(_CappedMessage, CAPPED), decode_payload, html_readings, unflow,
                          max_attachment_bytes, _is_yaml, _filename)
     texts = reader.part(msg, body, len(raw), 0)
-    reader.body.texts = [t for _, t in texts]
+    reader.body.texts = [t for _, t, _ in texts]
+    reader.body.literal = [t for _, _, t in texts]
     return reader.body
 
 
@@ -225,14 +232,19 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     raw = bytes(raw)
     size = max(size or 0, len(raw))
     head, body = header_section(raw)
-    too_large = size > max_bytes or (body < len(raw) and _parts_too_many(raw, body))
-    if too_large:
+    over, limit = "", max_bytes
+    if size > max_bytes or (body < len(raw) and _parts_too_many(raw, body)):
+        over = "mail"
+    elif body > MAX_HEAD:   # headers cut (a Content-Transfer-Encoding lost, say): never read half
+        over, limit = "head", MAX_HEAD
+    if over:
         raw = head
-    elif body > len(head):   # a header section beyond the cap: its head, then the body
-        raw, body = head + raw[body:], len(head)
     digest = content_digest(raw)
     # the header section alone: reading headers never copies the body
     msg = mime.header_parser(_CappedMessage, CAPPED)(raw[:body])
+    if msg.cut and not over:
+        over, limit, raw = "head", MAX_HEAD, head
+    too_large = bool(over)
     ids = headers.message_ids(headers.raw(msg, "Message-ID"))
     message_id = ids[0] if ids else f"<{digest[:40]}@content-hash.invalid>"
     sender_name, sender = headers.address(msg, "From")
@@ -243,7 +255,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     refs = headers.message_ids(headers.raw(msg, "References", MAX_HEAD), keep) or \
         headers.message_ids(headers.raw(msg, "In-Reply-To", MAX_HEAD), keep)
     references = tuple(r for r in refs if r != message_id) + (message_id,)
-    found = mime.Body(too_large=max_bytes if too_large else 0, over="mail" if too_large else "")
+    found = mime.Body(too_large=limit if too_large else 0, over=over)
     if not too_large:
         try:
             found = _read_body(raw, msg, body, max_attachment_bytes)
@@ -254,6 +266,8 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
     elif found.cuts:
         raw = mime.without(raw, found.cuts)
     own = frozenset(a.strip().lower() for a in own_addresses)
+    text = _joined(found.texts)
+    literal = text if found.literal == found.texts else _joined(found.literal)   # plain parts: the same objects
     return InboundMail(
         raw=raw,
         message_id=message_id,
@@ -265,7 +279,7 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
         subject=headers.text(msg, "Subject") or "",
         date=headers.date(msg),
         references=references,
-        text=_joined(found.texts),
+        text=text,
         attachments=tuple(found.attachments),
         automatic=automatic_reason(msg, sender, return_path, own),
         too_large=bool(found.too_large),
@@ -274,4 +288,5 @@ def parse_inbound(raw: bytes, *, own_addresses: Iterable[str] = (), max_bytes: i
         limit=found.too_large,
         over=found.over,
         set_aside=tuple(found.set_aside),
+        literal="" if literal is text or literal == text else literal,
     )

@@ -38,11 +38,12 @@ _DOCUMENT_LINE = re.compile(r"^[ \t]*(match|orders|player)[ \t]*:", re.I | re.M)
 @dataclass
 class Body:
     texts: list[str] = field(default_factory=list)                    # what the reader sees, in order
+    literal: list[str] = field(default_factory=list)                  # the same, HTML with its source's blanks
     attachments: list[tuple[str, str]] = field(default_factory=list)  # (name, text) of YAML files
     set_aside: list[tuple[str, int]] = field(default_factory=list)    # (name, bytes) of large other files
     cuts: list[tuple[int, int]] = field(default_factory=list)         # where their bodies are in the mail
     too_large: int = 0        # the limit (bytes) a part broke, 0 if none
-    over: str = ""            # what broke it: "mail", "text" or "yaml"
+    over: str = ""            # what broke it: "mail", "text", "yaml" or "head" (a part's header cut)
 
 
 def split_head(raw: bytes, start: int, end: int, limit: int) -> tuple[bytes, int]:
@@ -82,16 +83,17 @@ def boundaries(raw: bytes, start: int, end: int, boundary: bytes) -> list[tuple[
 
 
 class Reader:
-    def __init__(self, raw: bytes, parse_head, decode, html_to_text, unflow,
+    def __init__(self, raw: bytes, parse_head, decode, html_readings, unflow,
                  max_attachment_bytes: int, is_yaml, filename) -> None:
         self.raw = raw
-        self.parse_head, self.decode, self.html_to_text, self.unflow = parse_head, decode, html_to_text, unflow
+        self.parse_head, self.decode, self.html_readings, self.unflow = parse_head, decode, html_readings, unflow
         self.max_attachment_bytes = max_attachment_bytes
         self.is_yaml, self.filename = is_yaml, filename
         self.body = Body()
 
-    def part(self, msg: Message, start: int, end: int, depth: int) -> list[tuple[str, str]]:
-        """("plain"|"html", text) a reader sees in one part (its header already parsed as ``msg``)."""
+    def part(self, msg: Message, start: int, end: int, depth: int) -> list[tuple[str, str, str]]:
+        """("plain"|"html", text, literal text) a reader sees in one part (its header already parsed
+        as ``msg``); literal: an HTML part's text with the blanks of its source (``htmltext``)."""
         ctype = msg.get_content_type()
         if msg.get_content_maintype() == "multipart":
             boundary = msg.get_boundary()
@@ -101,6 +103,9 @@ class Reader:
             for s, e in boundaries(self.raw, start, end, boundary.encode("utf-8", "surrogateescape")):
                 head, body = split_head(self.raw, s, e, MAX_PART_HEAD)
                 child = self.parse_head(head)
+                if body - s > MAX_PART_HEAD or getattr(child, "cut", False):   # never read a part half
+                    self._over(MAX_PART_HEAD, "head")
+                    return []
                 if ctype == "multipart/digest":
                     child.set_default_type("message/rfc822")   # a digest's items are mails
                 children.append(self.part(child, body, e, depth + 1))
@@ -127,11 +132,11 @@ class Reader:
             return []
         text = self.decode(self._with_payload(msg, start, end))
         if ctype == "text/html":
-            return [("html", self.html_to_text(text))]
+            return [("html", *self.html_readings(text))]
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         if (msg.get_param("format") or "").lower() == "flowed":
             text = self.unflow(text, (msg.get_param("delsp") or "").lower() == "yes")
-        return [("plain", text)]
+        return [("plain", text, text)]
 
     def _over(self, limit: int, what: str) -> None:
         if not self.body.too_large:
@@ -167,10 +172,10 @@ def _alternative(children: list[list]) -> list:
     html = [c for c in kinds if c[0][0] != "plain"]
     for group in (plain, html):
         for texts in group:
-            if any(holds_document(t) for _, t in texts):
+            if any(holds_document(t) for _, t, _ in texts):
                 return texts
     for texts in plain:
-        if any(t.strip() for _, t in texts):
+        if any(t.strip() for _, t, _ in texts):
             return texts
     return html[0] if html else (plain[0] if plain else [])
 

@@ -13,7 +13,7 @@ TEXT = "Runde 2 ausgewertet.\nGrüße vom Schiedsrichter – " + "lang " * 60 + 
 
 
 def test_reply_headers_and_crlf_bytes():
-    msg = compose("Referee <referee@referee.test>", "alice@players.test", "Befehle angenommen: Zölle",
+    msg = compose("referee@referee.test", "alice@players.test", "Befehle angenommen: Zölle",
                   TEXT, in_reply_to="<o1@players.test>", references=["<o0@players.test>"],
                   domain="referee.test", cc=["alice.old@players.test"])
     raw = msg.as_bytes()

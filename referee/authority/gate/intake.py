@@ -14,6 +14,7 @@ scratch, and a mail handled once is never answered twice.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 
@@ -98,19 +99,22 @@ class Intake:
         return result
 
     # -- the checks, in order ------------------------------------------------
+    def _read(self, mail) -> tuple:
+        """(document, envelope, problems) of a mail's text: the envelope None where it has none."""
+        found = self.reader.read_document(mail)
+        if isinstance(found, list):
+            return None, None, found
+        read = self.reader.read_envelope(found)
+        return (found, None, read) if isinstance(read, list) else (found, read, [])
+
     def _handle(self, mail) -> Handled:
         doc, env, problems = None, None, []
         if not mail.too_large:
-            found = self.reader.read_document(mail)
-            if isinstance(found, list):
-                problems = found
-            else:
-                doc = found
-                read = self.reader.read_envelope(doc)
-                if isinstance(read, list):
-                    problems = read
-                else:
-                    env = read
+            doc, env, problems = self._read(mail)
+            if env is None and getattr(mail, "literal", ""):   # HTML laid out as a browser would: try its own blanks
+                again = self._read(dataclasses.replace(mail, text=mail.literal))
+                if again[1] is not None:
+                    doc, env, problems = again
         if env is not None:   # a close of this match waits for this mail, or this mail for the close
             self.store.claim_match(env.match)
         match = self.store.match(env.match) if env is not None else None
@@ -133,8 +137,9 @@ class Intake:
         if mail.too_large:
             if not self.replies.known(mail.sender):
                 return self.replies.refuse_stranger(mail, "mail.too_large")
-            return self.replies.refuse(mail, None, lang, [Own("mail.over_limit", too_large_params(mail))],
-                                       code="mail.too_large")
+            problem = Own("mail.head_cut") if getattr(mail, "over", "") == "head" else \
+                Own("mail.over_limit", too_large_params(mail))
+            return self.replies.refuse(mail, None, lang, [problem], code="mail.too_large")
         if env is None and self.talk is not None:   # an answer to relayed table talk carries no document
             answered = self.talk.answer(mail, lang, self.senders.check)
             if answered is not None:
