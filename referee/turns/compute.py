@@ -207,8 +207,9 @@ class CloseCompute:
         """What the referee's report wrapper adds to the game's context: whether a turn
         closes early, and the default orders a player who sent none got (read first)."""
         defaults = ""
-        if viewer in missing:
+        if viewer in missing:   # empty orders (the game decides at the close) are said in words, never as "{}"
             defaults = orders_text(once.defaults(viewer))
+            defaults = "-" if defaults.strip() in ("", "{}", "null") else defaults
         # issue 18: the chronicle for this reader, and the public table talk in the public report
         if once.talk:
             heading = talk_heading(self.store, match["id"], turn["number"], viewer, lambda: once.names)

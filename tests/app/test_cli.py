@@ -22,7 +22,7 @@ MATCH_FILE = FF_WINTER.replace("id: ff-winter", "id: cli-test")   # the GM tests
 def outgoing(folder: Path) -> list[EmailMessage]:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
     from email import message_from_bytes
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box)]
 
 
 def text_of(msg: EmailMessage) -> str:

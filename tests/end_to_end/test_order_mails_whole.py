@@ -51,7 +51,7 @@ class World:
     def new_mail(self) -> list:
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.tmp / "out"), factory=None, create=False)
-        fresh = [k for k in in_order(box.keys()) if k not in self.seen]
+        fresh = [k for k in in_order(box) if k not in self.seen]
         self.seen.update(fresh)
         mails = [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in fresh]
         for m in mails:

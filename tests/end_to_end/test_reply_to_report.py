@@ -63,7 +63,7 @@ def test_the_forms_sent_back_unchanged_are_accepted(game, tmp_path):
     def new_mail() -> list:
         ref.send_pending(sink)
         box = mailbox.Maildir(str(out), factory=None, create=False)
-        fresh = [k for k in in_order(box.keys()) if k not in seen]
+        fresh = [k for k in in_order(box) if k not in seen]
         seen.update(fresh)
         return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in fresh]
 

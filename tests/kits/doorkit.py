@@ -73,7 +73,7 @@ class Door:
 
     def new_mail(self) -> list[EmailMessage]:
         box = mailbox.Maildir(str(self.folder / "mail" / "out"), create=False)
-        fresh = [k for k in in_order(box.keys()) if k not in self.seen]
+        fresh = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(fresh)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in fresh]
 

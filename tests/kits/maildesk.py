@@ -53,7 +53,7 @@ class Desk:
     def sent(self) -> list[bytes]:
         """The raw files mail/out received since the last call."""
         box = mailbox.Maildir(str(self.root / "mail" / "out"), factory=None, create=False)
-        new = [k for k in in_order(box.keys()) if k not in self.seen]
+        new = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(new)
         return [box.get_bytes(k) for k in new]
 

@@ -38,25 +38,29 @@ class Outbox:
 
     def all(self) -> list[EmailMessage]:
         box = mailbox.Maildir(str(self.path), create=False)
-        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
+        return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box)]
 
     def flush(self) -> list[EmailMessage]:
         """Send everything due; return the messages that arrived since the last flush."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.path), create=False)
-        new_keys = [k for k in in_order(box.keys()) if k not in self.seen]
+        new_keys = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(new_keys)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new_keys]
 
 
-def in_order(keys) -> list[str]:
-    """Maildir keys in the order the files were written.  Python's Maildir names
-    them ``SECONDS.M<microseconds>P<pid>Q<count>.host`` with the microseconds
-    unpadded, so a plain sort misorders two mails written in the same second."""
-    def when(key: str) -> tuple[int, int, int]:
+def in_order(box) -> list[str]:
+    """A Maildir's keys in the order the files were written: by each file's modification time
+    (the referee's sink names a mail by its Message-ID's digest, which says nothing of when), then
+    by the time in Python's own names (``SECONDS.M<microseconds>P<pid>Q<count>.host``, microseconds
+    unpadded, so a plain sort of those misorders two mails written in the same second)."""
+    def named(key: str) -> tuple[int, int, int]:
         m = re.match(r"(\d+)\.M(\d+)P\d+Q(\d+)", key)
         return (int(m[1]), int(m[2]), int(m[3])) if m else (0, 0, 0)
-    return sorted(keys, key=when)
+
+    def when(key: str) -> tuple:
+        return box.get_message(key).get_date(), named(key), key   # get_date: the file's modification time
+    return sorted(box.keys(), key=when)
 
 
 def referee_fixtures(make):

@@ -52,7 +52,7 @@ class Table:
         """The mails sent since the last call."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = [k for k in in_order(box.keys()) if k not in self.seen]
+        new = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(new)
         return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
 

@@ -68,7 +68,7 @@ class TalkTable:
         """Mails sent since the last call."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = [k for k in in_order(box.keys()) if k not in self.seen]
+        new = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(new)
         out = []
         for k in new:

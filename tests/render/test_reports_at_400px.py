@@ -67,7 +67,7 @@ def report_mails(game: str, lang: str, tmp_path) -> list:
             break
     ref.send_pending(MaildirSink(tmp_path / "out"))
     box = mailbox.Maildir(str(tmp_path / "out"), factory=None, create=False)
-    mails = [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
+    mails = [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box)]
     reports = [(int(hit.group(1)), m) for m in mails if (hit := _TURN.search(m["Subject"] or ""))]
     last = max(n for n, _ in reports)
     wanted = {f"{seats[0]}@players.test", "fan@players.test", "gm@players.test"}

@@ -34,7 +34,7 @@ players:
 
 def mails(folder: Path) -> list:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box)]
 
 
 def text(msg) -> str:

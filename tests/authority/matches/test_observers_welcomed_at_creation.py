@@ -22,7 +22,7 @@ observers:
 
 def mails(folder: Path) -> list:
     box = mailbox.Maildir(str(folder / "mail" / "out"), factory=None, create=False)
-    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box.keys())]
+    return [message_from_bytes(box.get_bytes(k), policy=policy.default) for k in in_order(box)]
 
 
 @pytest.fixture

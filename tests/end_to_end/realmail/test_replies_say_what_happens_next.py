@@ -59,7 +59,7 @@ class Table:
         """Texts sent since the last call, by recipient's local part."""
         self.ref.send_pending(self.sink)
         box = mailbox.Maildir(str(self.box), create=False)
-        new = [k for k in in_order(box.keys()) if k not in self.seen]
+        new = [k for k in in_order(box) if k not in self.seen]
         self.seen |= set(new)
         msgs = [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in new]
         return {m["To"].split("@")[0]: m["Subject"] + "\n" + m.get_body(("plain",)).get_content() for m in msgs}
