@@ -3,7 +3,7 @@ Abstimmung, Auswahl) and their reading: every faulty part falls back to its
 Standardaktion, which ``check`` reports as a warning."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator, model_validator
 
@@ -37,8 +37,16 @@ class Einflussnahme(_Doc):
     punkte: int = 1
 
 
+REST = "rest"   # verwaltungsarbeit: rest = every AP the other actions leave
+
+
 class Aktionen(_Doc):
-    verwaltungsarbeit: int = 0
+    verwaltungsarbeit: int | Literal["rest"] = 0
+
+    @field_validator("verwaltungsarbeit", mode="before")
+    @classmethod
+    def _rest_any_case(cls, v: Any):
+        return REST if isinstance(v, str) and v.strip().lower() in (REST, "rest_ap", "restliche") else v
     einflussnahme: list[Einflussnahme] = []
     wahlkampf: int = 0
 
@@ -214,7 +222,9 @@ def read_actions(state: dict, player: str, act: Aktionen | None) -> tuple[dict, 
     if act is None:
         return default, [_w("actions.missing", "aktionen")]
     probs: list[Problem] = []
-    if act.verwaltungsarbeit < 0 or act.wahlkampf < 0:
+    others = act.wahlkampf + sum(e.punkte for e in act.einflussnahme)
+    verwaltung = max(AP - others, 0) if act.verwaltungsarbeit == REST else act.verwaltungsarbeit
+    if verwaltung < 0 or act.wahlkampf < 0:
         probs.append(_f("actions.negative", "aktionen"))
     table = _npc_table(state)
     einfluss = []
@@ -234,12 +244,12 @@ def read_actions(state: dict, player: str, act: Aktionen | None) -> tuple[dict, 
             probs.append(_f("actions.negative", where + ".punkte"))
         else:
             einfluss.append({"ziel": target, "vorschlag": e.vorschlag, "richtung": richtung, "punkte": e.punkte})
-    spent = act.verwaltungsarbeit + act.wahlkampf + sum(e.punkte for e in act.einflussnahme)
+    spent = verwaltung + others
     if spent > AP:   # said beside the other problems: the player fixes all at once
         probs.append(_f("actions.ap", "aktionen", spent=spent, ap=AP))
     if probs:
         return default, probs
-    return {"verwaltung": act.verwaltungsarbeit, "einfluss": einfluss, "wahlkampf": act.wahlkampf,
+    return {"verwaltung": verwaltung, "einfluss": einfluss, "wahlkampf": act.wahlkampf,
             "default": False}, []
 
 
@@ -276,7 +286,7 @@ def read_selection(state: dict, pick: int | None) -> tuple[int | None, list[Prob
 def read_picks(state: dict, player: str, picks: list[str] | None) -> tuple[list[str] | None, list[Problem]]:
     if state["cards"].get(player) is not None:
         return None, ([_w("picks.late", "ereigniskarten")] if picks is not None else [])
-    if picks is None:
+    if not picks:   # none or [] (an empty list is no choice, not a faulty one)
         return None, [_w("picks.missing", "ereigniskarten")]
     named = [canon(p, CARD_TABLE) for p in picks]
     for i, (given, card) in enumerate(zip(picks, named)):
