@@ -26,7 +26,7 @@ WORDS = {
            "culture": "Kultur", "vp": "SP", "tile_vp": "SP aus Plättchen", "passed": "gepasst",
            "devs": "Entwicklungen", "advisor": "Berater", "wonder": "Wunder im Bau", "built": "Gebaute Wunder",
            "colonies": "Kolonien", "none": "—", "over": "Spielende", "winner": "Sieg", "place": "Platz",
-           "opponent": "Gegner (Solo)", "dice": "Würfel",
+           "opponent": "Gegner (Solo)", "dice": "Würfel", "marker_head": "Marker: verfügbar/gesamt",
            "types": {"wonder": "Wunder", "building": "Gebäude", "military": "Militär", "advisor": "Berater",
                      "colony": "Kolonie"},
            "faces": {"strength": "Stä", "stone": "Ste", "gold": "Gld", "food": "Nah", "book": "Bch"},
@@ -39,7 +39,7 @@ WORDS = {
            "culture": "Culture", "vp": "VP", "tile_vp": "VP from tiles", "passed": "passed",
            "devs": "Developments", "advisor": "Advisor", "wonder": "Wonder in progress", "built": "Built wonders",
            "colonies": "Colonies", "none": "—", "over": "Game over", "winner": "won by", "place": "place",
-           "opponent": "Opponent (solo)", "dice": "Dice",
+           "opponent": "Opponent (solo)", "dice": "Dice", "marker_head": "Markers: available/held",
            "types": {"wonder": "wonder", "building": "building", "military": "military", "advisor": "advisor",
                      "colony": "colony"},
            "faces": {"strength": "str", "stone": "sto", "gold": "gld", "food": "fd", "book": "bk"},
@@ -125,6 +125,8 @@ def _nation(svg: Svg, q: dict, pub: dict, w: dict, lang: str, ink: str, x: float
     _track(svg, x + 12, y + 52, w["vp"], q["vp"], top_vp, ink)
     svg.text(x + 12, y + 82, w["tile_vp"], 11, fill="#555")
     svg.text(x + 122, y + 82, q["tile_vp"], 11, fill="#555")
+    # markers are counted apart from the dice drawn below (a die showing strength is no marker)
+    svg.text(x + 162, y + 82, w["marker_head"], 11, bold=True, fill="#555")
     for i, kind in enumerate(MARKERS):
         m = q["markers"].get(kind, {"available": 0, "held": 0})
         mx = x + 12 + (i % 3) * 150

@@ -133,7 +133,8 @@ class NationsDice:
                 spend_books(d, ed, p, list(o.hold), log)
                 d["phase_at"] += 1
             elif stage == "famine":
-                pairs = auto_trade(d, ed, p) if o.trade == "auto" else ([] if o.trade == "none" else o.trade)
+                pairs = (auto_trade(d, ed, p, strength=True) if o.trade == "auto"
+                         else [] if o.trade == "none" else o.trade)
                 if food_pair_problems(d, ed, p, pairs, "trade"):
                     pairs = []
                 feed(d, ed, p, [list(x) for x in pairs], log)
