@@ -14,7 +14,7 @@ from referee_kit import inbound, text_of, to
 def examples(form: str, keys) -> list[tuple[str, str]]:
     """(the example's first line, the form with that example uncommented) for each example."""
     lines = form.splitlines()
-    head = re.compile(r"^(\s*)# (?:" + "|".join(re.escape(k) for k in keys) + r"):(\s|$)")
+    head = re.compile(r"^(\s*)# (?:" + "|".join(re.escape(k) for k in keys) + r")(?=[:\s]|$)")
     out = []
     for i, line in enumerate(lines):
         m = head.match(line)
@@ -40,11 +40,14 @@ class Table:
     match: str
     keys: dict = field(default_factory=dict)
     emails: dict = field(default_factory=dict)
+    clock: object = None   # advanced a little before each mail: the per-sender rate limit stays far
+
+
 
     @classmethod
-    def create(cls, ref, outbox, spec: dict) -> Table:
-        created = ref.create_match(spec)
-        table = cls(ref, outbox, spec["id"])
+    def create(cls, ref, outbox, spec: dict, clock=None, seed: str = "issue-33") -> Table:
+        created = ref.create_match(spec, seed=seed)   # a fixed seed: the same position every run
+        table = cls(ref, outbox, spec["id"], clock=clock)
         table.emails = {p["id"]: p["email"] for p in spec["players"]}
         table.emails["@gm"] = spec["gm"]
         for m in outbox.flush():
@@ -71,6 +74,8 @@ class Table:
         player = f"'{seat}'" if seat.startswith("@") else seat
         body = (f"match: {self.match}\nplayer: {player}\nkey: {self.keys[seat]}\nturn: {self.turn()['number']}\n"
                 f"orders:\n{textwrap.indent(orders, '  ')}")
+        if self.clock is not None:
+            self.clock.advance(minutes=4)
         handled = self.ref.handle(inbound(self.emails[seat], body))
         replies = to(self.outbox.flush(), self.emails[seat])
         return handled.reason, text_of(replies[-1]) if replies else ""

@@ -37,6 +37,14 @@ def tile_id(ed, tile: str | None) -> str | None:
     return found.pop() if len(found) == 1 else tile
 
 
+def canonical(ed, step):
+    """A normalised step with the tile it names by its id (what the state keeps and the
+    reply echoes)."""
+    if isinstance(step, dict) and step.get("do") == "buy" and step.get("tile"):
+        return dict(step, tile=tile_id(ed, step["tile"]))
+    return step
+
+
 def locate(d: dict, step: dict, ed) -> tuple[list[Problem], tuple | None]:
     """The board slot a buy names: (column, row) counted from 1."""
     board = d["board"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from referee.game_api.contract import Problem, follow_plan, plan_preview
 
-from .actions import check_step
+from .actions import canonical, check_step
 from .famine import food_pair_problems
 from .messages import say
 from .orders import named, normalise
@@ -60,7 +60,7 @@ def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
             out.append(Problem("step.two_actions", where, params={"actions": " + ".join(acts)}))
             steps.append("ask")
             continue
-        step = normalise(raw)
+        step = canonical(ed, normalise(raw))
         steps.append(step)
         if step == "ask":
             continue

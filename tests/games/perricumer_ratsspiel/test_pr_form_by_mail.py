@@ -13,10 +13,10 @@ SESSION_KEYS = ("ereigniskarten", "ereigniskarte", "einflussnahme")
 GM_KEYS = ("nachziehen", "neue_vorschlaege", "agenda_veroeffentlichen")
 
 
-def _table(ref, outbox, gm_orders=False) -> Table:
+def _table(ref, outbox, gm_orders=False, clock=None) -> Table:
     spec = dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=PLAYERS,
                 options={"gm_orders": gm_orders}, observers=[])
-    return Table.create(ref, outbox, spec)
+    return Table.create(ref, outbox, spec, clock)
 
 
 def _session_two(ref, outbox, gm_orders=False) -> Table:
