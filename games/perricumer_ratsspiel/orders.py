@@ -355,8 +355,15 @@ def read_gm(state: dict, orders: GmOrders) -> tuple[dict, list[Problem]]:
     symbols = set(camp["viertel"]) | set(camp["schichten"])
     offices = {o["id"] for o in camp["offices"]}
     ids = set(C.member_ids(state))
+    sym = choices(symbols, {**camp["viertel"], **camp["schichten"]})
+    mem = choices(ids, {m: x["name"] for m, x in C.members(state).items()})
     new = []
     for i, p in enumerate(orders.neue_vorschlaege):
+        p = p.model_copy(update={   # the GM's words in any case, as for the players
+            "kind": canon(p.kind, choices(("vorschlag", "wahl"))), "direction": canon(p.direction, choices(("up", "down"))),
+            "value": canon(p.value, choices(state["values"])), "office": canon(p.office, choices(offices)),
+            "pro": [canon(x, sym) for x in p.pro], "contra": [canon(x, sym) for x in p.contra],
+            "candidates": [canon(x, mem) for x in p.candidates]})
         ok = (set(p.pro + p.contra) <= symbols and p.direction in ("up", "down") and (
             (p.kind == "vorschlag" and p.value in state["values"]) or
             (p.kind == "wahl" and p.office in offices and len(p.candidates) >= 2 and set(p.candidates) <= ids)))
@@ -365,7 +372,9 @@ def read_gm(state: dict, orders: GmOrders) -> tuple[dict, list[Problem]]:
         else:
             probs.append(_w("gm.new_proposal", f"neue_vorschlaege.{i}"))
     publish = []
+    seats = choices(state["players"])
     for i, player in enumerate(orders.agenda_veroeffentlichen):
+        player = canon(player, seats)
         if player in state["players"]:
             publish.append(player)
         else:

@@ -38,7 +38,7 @@ def canon(value: object, table: Mapping[str, str]) -> object:
 
 def hint(value: object, table: Mapping[str, str]) -> dict[str, str]:
     """`` Meintest Du „x“?`` for a value that names nothing but is near one choice ("" else)."""
-    if value is None:
+    if value is None or len(str(value)) > 64:   # a near id is a slip of a few letters
         return {"de": "", "en": ""}
     near = difflib.get_close_matches(fold(value), list(table), n=1, cutoff=0.7)
     if not near:
