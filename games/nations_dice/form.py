@@ -22,8 +22,9 @@ T = {
     "en": {"head": "Age {age}, event {event}: famine needs {food} food, war needs {strength} strength ({age} VP each).",
            "dice": "Your available dice:", "spent": "spent:", "markers": "Your markers (available/held):",
            "none": "none", "steps": "Steps you can take now. Remove the # in front of each step you want, in the order to try "
-                                    "them: the first that can run is carried out, the rest wait for your next action. "
-                                    "Sent back as it came, the form chooses nothing and is refused.",
+                                    "them, above the line '- ask': the first that can run is carried out, the rest "
+                                    "wait for your next action. Sent back as it came, nothing is done and you are "
+                                    "asked again.",
            "cannot": "Not possible now:", "pays": "auto pays", "short": "short: you have {have}",
            "reroll": "reroll: all   # or a list of dice, e.g. [w1, w3]; spends 1 reroll marker ({n} available)",
            "build": "build   # {wonder}: {cost} stone", "pass": "pass   # ends your actions in this age",
@@ -31,7 +32,7 @@ T = {
            "pay": "pay: auto (least surplus) or a list of dice and markers, e.g. [o1, gold]",
            "replace": "developments replace a development: replace: 1-{n} (default {slot}), give_back: [dice] of its colour (default: spent first)",
            "dev": "the same, replacing development {slot} and giving back {die}",
-           "ask": "ask   # stop here and ask me for new orders",
+           "ask": "ask   # stop here and ask me for new orders (as it came: at once)",
            "food_trade": "pass: {{food_trade: auto | none | [[w1, w2]]}} decides your food trade now, hidden until all have passed (auto: {auto})",
            "books": "Books phase: you have {food} food for the famine's {need}. Book dice you may hold back to trade into food:",
            "hold": "As it came (hold: []) every book is spent for culture. To keep book dice for the famine, list them, e.g. [{die}]; the others and all book markers are spent.",
@@ -43,8 +44,8 @@ T = {
            "dice": "Deine verfügbaren Würfel:", "spent": "verbraucht:", "markers": "Deine Marker (verfügbar/gesamt):",
            "none": "keine", "steps": "Jetzt mögliche Schritte. Entferne das # vor jedem Schritt, den du willst, in der "
                                      "Reihenfolge, in der sie versucht werden sollen: der erste ausführbare wird "
-                                     "ausgeführt, die übrigen warten auf deine nächste Aktion. Unverändert "
-                                     "zurückgeschickt wählt das Formular nichts und wird abgelehnt.",
+                                     "ausgeführt, die übrigen warten auf deine nächste Aktion; alle über der Zeile "
+                                     "„- ask“. Unverändert zurückgeschickt geschieht nichts, und du wirst erneut gefragt.",
            "cannot": "Jetzt nicht möglich:", "pays": "auto zahlt", "short": "zu wenig: du hast {have}",
            "reroll": "reroll: all   # oder eine Liste von Würfeln, z.B. [w1, w3]; verbraucht 1 Wurfwiederholung ({n} verfügbar)",
            "build": "build   # {wonder}: {cost} Stein", "pass": "pass   # passen: keine weiteren Aktionen in diesem Zeitalter",
@@ -52,7 +53,7 @@ T = {
            "pay": "pay: auto (wenigster Überschuss) oder eine Liste von Würfeln und Markern, z.B. [o1, gold]",
            "replace": "Entwicklungen ersetzen eine Entwicklung: replace: 1-{n} (sonst {slot}), give_back: [Würfel] ihrer Farbe (sonst zuerst verbrauchte)",
            "dev": "dasselbe, ersetzt Entwicklung {slot} und gibt {die} zurück",
-           "ask": "ask   # hier anhalten und mich um neue Befehle bitten",
+           "ask": "ask   # hier anhalten und mich um neue Befehle bitten (unverändert: sofort)",
            "food_trade": "pass: {{food_trade: auto | none | [[w1, w2]]}} legt deinen Nahrungstausch jetzt fest, verdeckt bis alle gepasst haben (auto: {auto})",
            "books": "Bücherphase: du hast {food} Nahrung für {need} in der Hungersnot. Bücherwürfel, die du zum Tausch in Nahrung zurückhalten kannst:",
            "hold": "Unverändert (hold: []) werden alle Bücher für Kultur verbraucht. Um Bücherwürfel für die Hungersnot zu behalten, nenne sie, z.B. [{die}]; die anderen und alle Buch-Marker werden verbraucht.",
@@ -140,7 +141,9 @@ def _plan_form(d: dict, ed, p: str, lang: str) -> list[str]:
     if d["variant"] == "accelerated":
         lines.append(f"  # {t['food_trade'].format(auto=_trade_text(auto_trade(d, ed, p)))}")
         lines.append("  # - pass: {food_trade: auto}")
-    lines += [f"  # - {t['pass']}", f"  # - {t['ask']}"]
+    # the one live step: harmless (nothing is done, the player is asked again), so a form
+    # sent back unchanged ends no age (a pre-filled pass did, issue 33)
+    lines += [f"  # - {t['pass']}", f"  - {t['ask']}"]
     if bad:
         lines += [f"# {t['cannot']}"] + bad
     return lines + [""]

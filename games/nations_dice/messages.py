@@ -50,11 +50,10 @@ MESSAGES = {
                         "de": "give_back: {die} ist ein Würfel zu viel; die ersetzte Entwicklung zeigt {shown}."},
     "give_back.not_development": {"en": "give_back is only for a development (building or military), which replaces one of yours.",
                                   "de": "give_back gibt es nur bei einer Entwicklung (Gebäude oder Militär), die eine deiner ersetzt."},
-    "plan.nothing": {"en": "You sent the form without choosing: no step is chosen. Remove the # in front of each "
-                           "step you want (pass too), in the order to try them, and send it again.",
-                     "de": "Du hast das Formular geschickt, ohne etwas zu wählen: kein Schritt ist gewählt. Entferne das # "
-                           "vor jedem Schritt, den du willst (auch vor pass), in der Reihenfolge, in der sie versucht "
-                           "werden sollen, und schicke es noch einmal."},
+    "plan.nothing": {"en": "No step is chosen. Remove the # in front of each step you want (pass too), in the "
+                           "order to try them, and send it again.",
+                     "de": "Kein Schritt ist gewählt. Entferne das # vor jedem Schritt, den du willst (auch vor pass), "
+                           "in der Reihenfolge, in der sie versucht werden sollen, und schicke es noch einmal."},
     "pay.surplus": {"en": "That pays {have} {what} for a cost of {need}: leave out a die, marker or trade that is not needed.",
                     "de": "Das zahlt {have} {what} bei Kosten von {need}: lass einen nicht nötigen Würfel, Marker oder Tausch weg."},
     "pay.useless": {"en": "Die {die} shows no {what}.", "de": "Würfel {die} zeigt kein {what}-Symbol."},

@@ -44,7 +44,7 @@ def _at(p: Problem, where: str) -> Problem:
 
 
 def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
-    if not orders.steps:   # the form as it came: every step still commented (issue 33)
+    if not orders.steps:   # every step commented out, '- ask' too: no plan at all
         return [Problem("plan.nothing", "steps")]
     out: list[Problem] = []
     steps = []

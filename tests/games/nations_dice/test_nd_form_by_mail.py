@@ -14,7 +14,7 @@ from referee_kit import SPEC, clock, outbox, ref, toy_registered  # noqa: F401  
 
 PLAYERS = [{"id": "ada", "name": "Ada", "email": "ada@example.org"},
            {"id": "bert", "name": "Bert", "email": "bert@example.org", "lang": "de"}]
-STEP_KEYS = ("- buy", "- reroll", "- build", "- pass", "- ask")
+STEP_KEYS = ("- buy", "- reroll", "- build", "- pass")
 
 
 def _edition(white: list[dict], food: int) -> dict:
@@ -28,8 +28,8 @@ def _edition(white: list[dict], food: int) -> dict:
     return ed
 
 
-def _table(ref, outbox, clock, edition: dict | None = None) -> Table:
-    options = {} if edition is None else {"edition": edition}
+def _table(ref, outbox, clock, edition: dict | None = None, **more) -> Table:
+    options = ({} if edition is None else {"edition": edition}) | more
     return Table.create(ref, outbox, dict(SPEC, id="nat", game="nations_dice", language="en", players=PLAYERS,
                                           options=options, observers=[]), clock)
 
@@ -62,32 +62,47 @@ FAMINE = ([{"strength": 1}] * 5 + [{"gold": 1}], 1)   # strength dice only: the 
 BOOKS = ([{"book": 1}] * 5 + [{"gold": 1}], 1)        # book dice only: the books phase asks
 
 
-def test_item4_plan_form_sent_back_unchanged_is_refused_as_sent_without_choosing(ref, outbox, clock):
+def test_item4_plan_form_sent_back_unchanged_does_nothing_and_asks_again(ref, outbox, clock):
     table = _table(ref, outbox, clock)
     seat = next(iter(table.turn()["awaiting"]))
     lang = _lang(seat)
-    words = {"en": "You sent the form without choosing", "de": "ohne etwas zu wählen"}
     form = table.form(seat, lang)
-    assert ("as it came, the form chooses nothing" in form) if lang == "en" else ("Unverändert zurückgeschickt" in form)
+    assert ("as it came, nothing is done and you are asked again" in form if lang == "en"
+            else "Unverändert zurückgeschickt geschieht nichts, und du wirst erneut gefragt" in form)
+    before = table.state().d
     outcome, reply = table.send(seat, form)
-    assert outcome != "accepted" and words[lang] in reply, reply
-    assert table.turn()["number"] == 1 and not ref.store.submitted("nat", 1)
+    assert outcome == "accepted", reply
+    assert ("you will be asked for new orders" in reply) if lang == "en" else ("du wirst um neue Befehle gebeten" in reply)
+    ref.tick()
+    after = table.state().d
+    assert table.turn()["number"] == 2 and table.turn()["awaiting"] == {seat: "plan"}, "asked again"
+    assert after["board"] == before["board"] and not after["p"][seat]["passed"], "nothing was done"
+    assert after["age"] == before["age"] == 1
 
 
-def test_item8_plan_each_commented_step_uncommented_is_accepted_and_runs(ref, outbox, clock):
-    table = _table(ref, outbox, clock, _edition([{"gold": 3}] * 6, 3))   # every tile affordable: every shape shown
+def test_item4_a_plan_with_no_step_at_all_is_refused(ref, outbox, clock):
+    table = _table(ref, outbox, clock)
+    seat = next(iter(table.turn()["awaiting"]))
+    outcome, reply = table.send(seat, "steps:\n  # - pass\n")
+    assert outcome != "accepted"
+    assert ("No step is chosen" in reply) if _lang(seat) == "en" else ("Kein Schritt ist gewählt" in reply), reply
+
+
+@pytest.mark.parametrize("variant", ["original", "accelerated"])
+def test_item8_plan_each_commented_step_uncommented_is_accepted_and_runs(ref, outbox, clock, variant):
+    table = _table(ref, outbox, clock, _edition([{"gold": 3}] * 6, 3), variant=variant)   # every tile affordable
     seat = next(iter(table.turn()["awaiting"]))
     for lang in ("en", "de"):   # the player writes in either: the examples are the same
         shown = examples(table.form(seat, lang), STEP_KEYS)
         kinds = {first.split(":")[0].split()[1] for first, _ in shown}
-        assert {"buy", "pass", "ask"} <= kinds, shown
+        assert {"buy", "pass"} <= kinds, shown
         assert any("give_back" in first for first, _ in shown), "the development shape is shown"
+        assert any("food_trade" in first for first, _ in shown) == (variant == "accelerated")
         for first, form in shown:
             outcome, reply = table.send(seat, form)
             assert outcome == "accepted", (first, reply)
             assert "cannot be carried out" not in reply and "nicht ausführbar" not in reply, (first, reply)
-            assert ("would be carried out now" in reply or "würde Schritt 1 ausgeführt" in reply
-                    or first.startswith("- ask")), (first, reply)
+            assert "would be carried out now" in reply or "würde Schritt 1 ausgeführt" in reply, (first, reply)
 
 
 @pytest.mark.parametrize("stage,edition", [("books", BOOKS), ("famine", FAMINE)])

@@ -33,3 +33,16 @@ def test_item7_rounds_below_seven_in_singular_and_plural():
         text_de, text_en = (_render(s, [], "p1", lang) for lang in ("de", "en"))
         assert de in text_de and en in text_en, text_de
         assert "(n)" not in text_de and "(s)" not in text_en
+
+
+def test_item7_the_gms_npc_reasons_are_words_not_program_text():
+    from pr_helpers import consensus_state, play
+
+    from referee.contract import GM
+    s = consensus_state()
+    res = play(s, {"p1": {"aktionen": {"verwaltungsarbeit": 10, "einflussnahme": [
+        {"ziel": "wallgrin", "vorschlag": 99, "richtung": "contra", "punkte": 2}]}}})
+    for lang, words in (("de", "wallgrin: Gewinne pro 2, contra 0, Neigung pro, Einflussnahme contra +2, Stufe contra"),
+                        ("en", "wallgrin: gains pro 2, contra 0, leaning pro, persuasion contra +2, level contra")):
+        out = _render(res.state, res.log, GM, lang)
+        assert words in out and "{'" not in out and "zufaellig" not in out, out
