@@ -1,6 +1,6 @@
 """Problem codes phrased in German (the game's own language) and English.
 Every order problem is a warning: the part falls back to its Standardaktion; a
-``fault.`` code (referee.contract.FAULT) says first what is faulty and what happens instead."""
+``fault.`` code (referee.game_api.contract.FAULT) says first what is faulty and what happens instead."""
 
 MESSAGES = {
     "options.campaign": {"de": "Die Kampagne ist fehlerhaft: {error}", "en": "The campaign is invalid: {error}"},

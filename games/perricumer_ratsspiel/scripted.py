@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 
 from . import council as C
 from .orders import AP, CARD_PARAM, CARDS, proposal

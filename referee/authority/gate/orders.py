@@ -8,7 +8,7 @@ import yaml
 
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, describe
-from referee.contract import FAULT
+from referee.game_api.contract import FAULT
 
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

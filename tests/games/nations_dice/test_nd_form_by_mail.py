@@ -166,7 +166,7 @@ def test_item5_give_back_of_another_colour_is_refused():
     dice(st, "a", ("white", {"gold": 1}), ("red", {"strength": 1}), ("white", {"gold": 1}))
     probs = problems(st, "a", steps=[{"buy": {"tile": "granary", "replace": 1, "give_back": ["r1"]}}])
     assert [(p.code, p.severity, p.where) for p in probs] == [("give_back.colour", "error", "steps.0.buy.give_back.0")]
-    from referee.contract import phrase
+    from referee.game_api.contract import phrase
     from referee_games.nations_dice import RULES
     assert phrase(RULES, probs[0], "de") == ("give_back: Würfel r1 ist rot, die ersetzte Entwicklung zeigt aber 1 × weiß: "
                                              "gib Würfel ihrer Farbe zurück.")

@@ -2,7 +2,7 @@
 the reader's language, and the markers labelled apart from the dice in the picture and form."""
 from ndkit import board, dice, game, markers, problems
 
-from referee.contract import phrase
+from referee.game_api.contract import phrase
 from referee_games.nations_dice import RULES
 from referee_games.nations_dice.messages import say
 

@@ -4,7 +4,7 @@ as something it does not name."""
 import pytest
 from pr_helpers import ALL_CARDS, orders, session_state
 
-from referee.contract import GM
+from referee.game_api.contract import GM
 from referee_games.perricumer_ratsspiel import RULES
 from referee_games.perricumer_ratsspiel.orders import GmOrders, SessionOrders
 from referee_games.perricumer_ratsspiel.words import choices, fold

@@ -3,7 +3,7 @@ are written out in both languages."""
 from pr_helpers import session_state
 from test_pr_render import _render
 
-from referee.contract import Rng
+from referee.game_api.contract import Rng
 from referee_games.perricumer_ratsspiel import RULES
 
 
@@ -38,7 +38,7 @@ def test_item7_rounds_below_seven_in_singular_and_plural():
 def test_item7_the_gms_npc_reasons_are_words_not_program_text():
     from pr_helpers import consensus_state, play
 
-    from referee.contract import GM
+    from referee.game_api.contract import GM
     s = consensus_state()
     res = play(s, {"p1": {"aktionen": {"verwaltungsarbeit": 10, "einflussnahme": [
         {"ziel": "wallgrin", "vorschlag": 99, "richtung": "contra", "punkte": 2}]}}})
