@@ -15,15 +15,40 @@ from .pay import apply_payment, payment
 from .pieces import gain_markers, give_back_dice, receive_tile_yield, return_markers, roll, take_dice
 from .state import die_by_id, face, markers_free
 
+COLOUR_WORDS = {"en": {"white": "white", "blue": "blue", "orange": "orange", "red": "red"},
+                "de": {"white": "weiß", "blue": "blau", "orange": "orange", "red": "rot"}}
+
 
 def _err(code: str, where: str = "", **params) -> Problem:
     return Problem(code, where, "error", params)
 
 
-def locate(d: dict, step: dict) -> tuple[list[Problem], tuple | None]:
+def _key(word: str) -> str:
+    return "_".join(str(word).replace("-", " ").split()).casefold()
+
+
+def tile_id(ed, tile: str | None) -> str | None:
+    """The tile a buy names by id or by its name in either language, in any letter case
+    (``Sun Tzu``, ``sun_tzu``, ``Kornspeicher``); unknown words come back as written."""
+    if tile is None or tile in ed.tiles:
+        return tile
+    word = _key(tile)
+    found = {t for t, x in ed.tiles.items() if word in (_key(t), *(_key(n) for n in x["name"].values()))}
+    return found.pop() if len(found) == 1 else tile
+
+
+def canonical(ed, step):
+    """A normalised step with the tile it names by its id (what the state keeps and the
+    reply echoes)."""
+    if isinstance(step, dict) and step.get("do") == "buy" and step.get("tile"):
+        return dict(step, tile=tile_id(ed, step["tile"]))
+    return step
+
+
+def locate(d: dict, step: dict, ed) -> tuple[list[Problem], tuple | None]:
     """The board slot a buy names: (column, row) counted from 1."""
     board = d["board"]
-    tile = step.get("tile")
+    tile = tile_id(ed, step.get("tile"))
     col, row = step.get("column"), step.get("row")
     if col is not None or row is not None:
         if col is None or row is None or not 1 <= col <= len(board) or not 1 <= row <= 3:
@@ -75,7 +100,7 @@ def check_step(d: dict, ed, p: str, step, where: str = "") -> list[Problem]:
         cost = ed.tiles[pl["wonder"]]["stone"]
         return payment(ed, pl, "stone", cost, step.get("pay"), step.get("trade"), f"{where}.build")[0]
     # buy
-    probs, slot = locate(d, step)
+    probs, slot = locate(d, step, ed)
     if slot is None:
         return [Problem(x.code, f"{where}.buy", "error", x.params) for x in probs]
     tile = ed.tiles[d["board"][slot[0] - 1][slot[1] - 1]]
@@ -83,7 +108,38 @@ def check_step(d: dict, ed, p: str, step, where: str = "") -> list[Problem]:
         rep = step.get("replace")
         if rep is not None and not 1 <= rep <= len(pl["devs"]):
             return [_err("buy.replace_slot", f"{where}.buy.replace", slot=rep, slots=len(pl["devs"]))]
+        probs = give_back_problems(ed, pl, pl["devs"][(rep or default_slot(ed, pl)) - 1], step.get("give_back") or [],
+                                   f"{where}.buy.give_back")
+        if probs:
+            return probs
+    elif step.get("give_back"):
+        return [_err("give_back.not_development", f"{where}.buy.give_back")]
     return payment(ed, pl, cost_currency(tile), slot[1], step.get("pay"), step.get("trade"), f"{where}.buy")[0]
+
+
+def give_back_problems(ed, pl: dict, old, chosen: list, where: str) -> list[Problem]:
+    """R66: the player chooses which of his dice of the replaced development's colours go
+    back; a die he does not have, of another colour, named twice or beyond the number
+    shown is refused (never quietly replaced by the default choice)."""
+    shown = dev_dice(ed, old)
+    probs, counted = [], {}
+    colours = {lang: ", ".join(f"{n} × {COLOUR_WORDS[lang][c]}" for c, n in shown.items()) or "-"
+               for lang in ("en", "de")}
+    for i, die_id in enumerate(chosen):
+        die = die_by_id(pl, die_id)
+        at = f"{where}.{i}"
+        if die is None:
+            probs.append(_err("give_back.unknown", at, die=die_id))
+        elif die_id in chosen[:i]:
+            probs.append(_err("pay.twice", at, die=die_id))
+        elif die[1] not in shown:
+            probs.append(_err("give_back.colour", at, die=die_id, shown=colours,
+                              colour={lang: COLOUR_WORDS[lang][die[1]] for lang in ("en", "de")}))
+        else:
+            counted[die[1]] = counted.get(die[1], 0) + 1
+            if counted[die[1]] > shown[die[1]]:
+                probs.append(_err("give_back.extra", at, die=die_id, shown=colours))
+    return probs
 
 
 def default_slot(ed, pl: dict) -> int:
@@ -95,7 +151,7 @@ def default_slot(ed, pl: dict) -> int:
     return min(range(len(pl["devs"])), key=lambda i: (ed.tiles[pl["devs"][i]]["vp"], i)) + 1
 
 
-def _dev_dice(ed, tile_id) -> dict:
+def dev_dice(ed, tile_id) -> dict:
     return dict(ed.start_dev_dice) if tile_id is None else ed.tiles[tile_id]["dice"]
 
 
@@ -137,7 +193,7 @@ def do_step(d: dict, ed, p: str, step, rng, log: list) -> None:
                                      "trades": plan["trades"], "cost": ed.tiles[wid]["stone"],
                                      "total": plan["total"]}, None))
         return
-    _, (col, row) = locate(d, step)
+    _, (col, row) = locate(d, step, ed)
     tid = d["board"][col - 1][row - 1]
     t = ed.tiles[tid]
     cur = cost_currency(t)
@@ -150,7 +206,7 @@ def do_step(d: dict, ed, p: str, step, rng, log: list) -> None:
         slot = step.get("replace") or default_slot(ed, pl)
         old = pl["devs"][slot - 1]
         returned = []
-        for colour, n in _dev_dice(ed, old).items():                  # R65–R66
+        for colour, n in dev_dice(ed, old).items():                  # R65–R66
             returned += give_back_dice(d, p, colour, n, step.get("give_back") or [])
         pl["devs"][slot - 1] = tid
         new = []

@@ -41,16 +41,18 @@ def must_decide(d: dict, ed, p: str, phase: str) -> bool:
     return have + len(_spare(ed, pl, keep=avoid)) // 2 < need
 
 
-def auto_trade(d: dict, ed, p: str, skip=()) -> list[list[str]]:
+def auto_trade(d: dict, ed, p: str, skip=(), strength: bool = False) -> list[list[str]]:
     """The automatic trade (decision R128): only if it reaches the demand, never a
-    strength die; gold and stone dice first, then book dice."""
+    strength die; gold and stone dice first, then book dice.  ``strength``: the player
+    asked for it at the famine stage (``trade: auto``), where he was asked because only
+    strength dice reach the demand (R126): then the dice showing least strength go too."""
     pl = d["p"][p]
     need = ed.events[d["event"]]["food"]
     have = food_have(ed, pl, skip)
     if have >= need:
         return []
-    pool = _spare(ed, pl, skip)
-    pool.sort(key=lambda x: (bool(shows(ed, x, "book")), x[0]))
+    pool = _rest(ed, pl, skip) if strength else _spare(ed, pl, skip)
+    pool.sort(key=lambda x: (shows(ed, x, "strength"), bool(shows(ed, x, "book")), x[0]))
     missing = need - have
     if len(pool) < 2 * missing:
         return []

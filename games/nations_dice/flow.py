@@ -12,19 +12,12 @@ from referee.game_api.contract import follow_plan
 
 from .actions import check_step, do_step, faces
 from .famine import auto_trade, must_decide
-from .messages import MESSAGES
+from .messages import say
 from .phases import books_phase, famine_phase, finish_age
 from .pieces import roll
 from .validate import describe
 
 MAX_STEPS = 10_000   # a guard only: every loop below consumes a plan step or a phase
-
-
-def _say(problem, lang: str) -> str:
-    try:
-        return MESSAGES[problem.code][lang].format(**problem.params)
-    except (KeyError, IndexError, ValueError):
-        return problem.code
 
 
 def _solo_d4(d: dict, rng, log: list) -> None:
@@ -60,7 +53,7 @@ def _action(d: dict, ed, rng, log: list) -> bool:
     for i, probs in choice.failed:
         err = next(x for x in probs if x.is_error)
         log.append(("step_failed", {"player": p, "what": describe(pl["plan"][i]), "code": err.code,
-                                    "why": {lang: _say(err, lang) for lang in ("en", "de")}}, (p,)))
+                                    "why": {lang: say(err, lang) for lang in ("en", "de")}}, (p,)))
     if choice.index is None:
         pl["plan"] = []
         d["waiting"] = {p: "plan"}

@@ -39,14 +39,27 @@ MESSAGES = {
                          "de": "{tile} liegt (jetzt) nicht auf dem Fortschrittsplan."},
     "buy.replace_slot": {"en": "Development slot {slot} does not exist (1 to {slots}).",
                          "de": "Entwicklungsfeld {slot} gibt es nicht (1 bis {slots})."},
-    "pay.short": {"en": "That pays {have} {what}, the cost is {need}.",
-                  "de": "Das zahlt {have} {what}, die Kosten sind {need}."},
+    "pay.short": {"en": "That pays {have} of the {need} {what} it costs.",
+                  "de": "Damit sind {have} von {need} {what} bezahlt."},
+    "give_back.unknown": {"en": "give_back: you have no die {die}.", "de": "give_back: du hast keinen Würfel {die}."},
+    "give_back.colour": {"en": "give_back: die {die} is {colour}, but the replaced development shows {shown}: "
+                               "give back dice of its colour.",
+                         "de": "give_back: Würfel {die} ist {colour}, die ersetzte Entwicklung zeigt aber {shown}: "
+                               "gib Würfel ihrer Farbe zurück."},
+    "give_back.extra": {"en": "give_back: {die} is one die too many; the replaced development shows {shown}.",
+                        "de": "give_back: {die} ist ein Würfel zu viel; die ersetzte Entwicklung zeigt {shown}."},
+    "give_back.not_development": {"en": "give_back is only for a development (building or military), which replaces one of yours.",
+                                  "de": "give_back gibt es nur bei einer Entwicklung (Gebäude oder Militär), die eine deiner ersetzt."},
+    "plan.nothing": {"en": "No step is chosen. Remove the # in front of each step you want (pass too), in the "
+                           "order to try them, and send it again.",
+                     "de": "Kein Schritt ist gewählt. Entferne das # vor jedem Schritt, den du willst (auch vor pass), "
+                           "in der Reihenfolge, in der sie versucht werden sollen, und schicke es noch einmal."},
     "pay.surplus": {"en": "That pays {have} {what} for a cost of {need}: leave out a die, marker or trade that is not needed.",
                     "de": "Das zahlt {have} {what} bei Kosten von {need}: lass einen nicht nötigen Würfel, Marker oder Tausch weg."},
-    "pay.useless": {"en": "Die {die} shows no {what}.", "de": "Würfel {die} zeigt kein {what}."},
+    "pay.useless": {"en": "Die {die} shows no {what}.", "de": "Würfel {die} zeigt kein {what}-Symbol."},
     "pay.twice": {"en": "Die {die} is named twice.", "de": "Würfel {die} ist doppelt genannt."},
     "pay.wrong_marker": {"en": "A {item} marker cannot pay {what}.",
-                         "de": "Ein {item}-Marker kann kein {what} bezahlen."},
+                         "de": "Mit einem {item}-Marker lässt sich {what} nicht bezahlen."},
     "pay.no_marker": {"en": "You have no (further) available {item} marker.",
                       "de": "Du hast keinen (weiteren) verfügbaren {item}-Marker."},
     "trade.marker": {"en": "Only dice can be traded, never markers ({item}).",
@@ -66,3 +79,12 @@ MESSAGES = {
     "books.hold": {"en": "Die {die} is not an available die showing books.",
                    "de": "Würfel {die} ist kein verfügbarer Würfel mit Büchern."},
 }
+
+
+def say(problem, lang: str) -> str:
+    """A problem in ``lang`` for the game's own log (the referee phrases replies itself)."""
+    params = {k: (v.get(lang) or v.get("en")) if isinstance(v, dict) else v for k, v in problem.params.items()}
+    try:
+        return MESSAGES[problem.code][lang].format(**params)
+    except (KeyError, IndexError, ValueError):
+        return problem.code

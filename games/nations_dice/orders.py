@@ -30,6 +30,16 @@ def _id(v):
     return v
 
 
+def _word(v):
+    """Keywords (auto, none, all, pass, ask, …) in any letter case."""
+    return v.strip().lower() if isinstance(v, str) else v
+
+
+def _steps(v):
+    """``steps:`` left empty (every step of the form still commented) is no plan."""
+    return [] if v is None else v
+
+
 Id = Annotated[str, StringConstraints(max_length=16), BeforeValidator(_id)]  # "w3", "o1" or a marker kind
 Pairs = list[Annotated[list[Id], Field(max_length=4)]]   # 3 dice still get the clear trade.pair problem
 
@@ -42,24 +52,24 @@ class BuyStep(_M):
     tile: str | None = Field(None, max_length=40)
     column: int | None = Field(None, ge=1, le=9)
     row: int | None = Field(None, ge=1, le=9)
-    pay: Union[Literal["auto"], list[Id]] = Field("auto", max_length=24)
-    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+    pay: Annotated[Union[Literal["auto"], list[Id]], BeforeValidator(_word)] = Field("auto", max_length=24)
+    trade: Annotated[Union[Literal["auto", "none"], Pairs], BeforeValidator(_word)] = Field("none", max_length=24)
     replace: int | None = Field(None, ge=1, le=9)        # development slot replaced (R70)
     give_back: list[Id] = Field(default_factory=list, max_length=9)   # dice returned (R66)
 
 
 class BuildStep(_M):
-    pay: Union[Literal["auto"], list[Id]] = Field("auto", max_length=24)
-    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+    pay: Annotated[Union[Literal["auto"], list[Id]], BeforeValidator(_word)] = Field("auto", max_length=24)
+    trade: Annotated[Union[Literal["auto", "none"], Pairs], BeforeValidator(_word)] = Field("none", max_length=24)
 
 
 class PassStep(_M):
-    food_trade: Union[Literal["auto", "none"], Pairs, None] = Field(None, max_length=24)
+    food_trade: Annotated[Union[Literal["auto", "none"], Pairs, None], BeforeValidator(_word)] = Field(None, max_length=24)
 
 
 class Step(_M):
     buy: BuyStep | None = None
-    reroll: Union[Literal["all"], list[Id], None] = Field(None, max_length=60)
+    reroll: Annotated[Union[Literal["all"], list[Id], None], BeforeValidator(_word)] = Field(None, max_length=60)
     build: BuildStep | None = None
     pass_: PassStep | None = Field(None, alias="pass")
 
@@ -83,8 +93,8 @@ class Step(_M):
 
 
 class PlanOrders(_M):
-    steps: list[Union[Literal["pass", "ask", "build", "reroll"], Step]] = Field(default_factory=list,
-                                                                            max_length=40)
+    steps: Annotated[list[Annotated[Union[Literal["pass", "ask", "build", "reroll"], Step], BeforeValidator(_word)]],
+                     BeforeValidator(_steps)] = Field(default_factory=list, max_length=40)
 
 
 class BooksOrders(_M):
@@ -93,7 +103,7 @@ class BooksOrders(_M):
 
 
 class FamineOrders(_M):
-    trade: Union[Literal["auto", "none"], Pairs] = Field("none", max_length=24)
+    trade: Annotated[Union[Literal["auto", "none"], Pairs], BeforeValidator(_word)] = Field("none", max_length=24)
 
 
 SCHEMAS = {"plan": PlanOrders, "books": BooksOrders, "famine": FamineOrders}

@@ -20,7 +20,17 @@ TRADE_RANK = {"gold": ("stone", "food", "book", "gold", "strength"),
               "food": ("gold", "stone", "book", "food", "strength")}
 
 
+WORDS = {"en": {"gold": "gold", "stone": "stone", "food": "food", "strength": "strength", "book": "book",
+                "reroll": "reroll"},
+         "de": {"gold": "Gold", "stone": "Stein", "food": "Nahrung", "strength": "Stärke", "book": "Buch",
+                "reroll": "Neuwurf"}}
+
+
 def _err(code: str, where: str, **params) -> Problem:
+    """``what`` (a currency) and ``item`` (a marker kind) are worded in each language."""
+    for k in ("what", "item"):
+        if params.get(k) in WORDS["en"]:
+            params[k] = {lang: WORDS[lang][params[k]] for lang in WORDS}
     return Problem(code, where, "error", params)
 
 

@@ -26,7 +26,7 @@ WORDS = {
            "culture": "Kultur", "vp": "SP", "tile_vp": "SP aus Plättchen", "passed": "gepasst",
            "devs": "Entwicklungen", "advisor": "Berater", "wonder": "Wunder im Bau", "built": "Gebaute Wunder",
            "colonies": "Kolonien", "none": "—", "over": "Spielende", "winner": "Sieg", "place": "Platz",
-           "opponent": "Gegner (Solo)", "dice": "Würfel",
+           "opponent": "Gegner (Solo)", "dice": "Würfel", "marker_head": "Marker: verfügbar/gesamt",
            "types": {"wonder": "Wunder", "building": "Gebäude", "military": "Militär", "advisor": "Berater",
                      "colony": "Kolonie"},
            "faces": {"strength": "Stä", "stone": "Ste", "gold": "Gld", "food": "Nah", "book": "Bch"},
@@ -39,7 +39,7 @@ WORDS = {
            "culture": "Culture", "vp": "VP", "tile_vp": "VP from tiles", "passed": "passed",
            "devs": "Developments", "advisor": "Advisor", "wonder": "Wonder in progress", "built": "Built wonders",
            "colonies": "Colonies", "none": "—", "over": "Game over", "winner": "won by", "place": "place",
-           "opponent": "Opponent (solo)", "dice": "Dice",
+           "opponent": "Opponent (solo)", "dice": "Dice", "marker_head": "Markers: available/held",
            "types": {"wonder": "wonder", "building": "building", "military": "military", "advisor": "advisor",
                      "colony": "colony"},
            "faces": {"strength": "str", "stone": "sto", "gold": "gld", "food": "fd", "book": "bk"},
@@ -125,20 +125,23 @@ def _nation(svg: Svg, q: dict, pub: dict, w: dict, lang: str, ink: str, x: float
     _track(svg, x + 12, y + 52, w["vp"], q["vp"], top_vp, ink)
     svg.text(x + 12, y + 82, w["tile_vp"], 11, fill="#555")
     svg.text(x + 122, y + 82, q["tile_vp"], 11, fill="#555")
+    # the markers under a heading of their own: counted apart from the dice drawn below
+    # (a die showing strength is no strength marker)
+    svg.text(x + 12, y + 102, w["marker_head"], 11, fill="#555")
     for i, kind in enumerate(MARKERS):
         m = q["markers"].get(kind, {"available": 0, "held": 0})
         mx = x + 12 + (i % 3) * 150
-        my = y + 102 + (i // 3) * 18
+        my = y + 118 + (i // 3) * 16
         svg.text(mx, my, w["markers"][kind], 12)
         svg.text(mx + 80, my, f"{m['available']}/{m['held']}", 12, bold=True)
-    svg.text(x + 12, y + 148, w["dice"], 11, fill="#555")
+    svg.text(x + 12, y + 156, w["dice"], 11, fill="#555")
     for i, die in enumerate(q["dice"][:11]):
         dx = x + 60 + i * 36
-        svg.rect(dx, y + 137, 32, 16, DIE_INK.get(die["colour"], "#ccc"), stroke="#777", rx=3,
+        svg.rect(dx, y + 145, 32, 16, DIE_INK.get(die["colour"], "#ccc"), stroke="#777", rx=3,
                  opacity=0.35 if die["spent"] else 1)
         if die["face"]:
             kind, n = next(iter(die["face"].items()))
-            svg.text(dx + 16, y + 149, f"{n} {w['faces'].get(kind, kind[:3])}", 9, anchor="middle",
+            svg.text(dx + 16, y + 157, f"{n} {w['faces'].get(kind, kind[:3])}", 9, anchor="middle",
                      fill="#222" if die["colour"] in ("white", "orange") else "#fff")
     devs = [name_of(d["tile"], lang) for d in q["developments"] if d["tile"]]
     lines = ((w["devs"], devs), (w["advisor"], [name_of(q["advisor"], lang)] if q["advisor"] else []),
@@ -146,7 +149,7 @@ def _nation(svg: Svg, q: dict, pub: dict, w: dict, lang: str, ink: str, x: float
              (w["built"], [name_of(t, lang) for t in q["built"]]),
              (w["colonies"], [name_of(t, lang) for t in q["colonies"]]))
     for i, (label, names) in enumerate(lines):
-        ly = y + 172 + i * 16
+        ly = y + 178 + i * 16
         svg.text(x + 12, ly, label, 11, bold=True)
         svg.text(x + 142, ly, fit(", ".join(names) or w["none"], 312, 10), 10)
 

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from referee.game_api.contract import LogEntry, Problem, Resolution, Rng
 
 from . import summary
+from .actions import canonical, tile_id
 from .edition import edition_for
 from .famine import auto_trade, feed, food_pair_problems
 from .flow import advance
@@ -111,6 +112,14 @@ class NationsDice:
             return FamineOrders()
         return PlanOrders(steps=["pass"])
 
+    def understood(self, state: NState, player: str, orders) -> dict:
+        """What the acceptance echoes: the orders as given, tiles by their id, without
+        the fields left at their defaults."""
+        if not isinstance(orders, PlanOrders):
+            return orders.model_dump(mode="json")
+        data = orders.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+        return {"steps": [_tile_by_id(state.ed, s) for s in data.get("steps", [])]}
+
     def validate(self, state: NState, player: str, orders) -> list[Problem]:
         stage = state.d["waiting"].get(player)
         if stage is None:
@@ -128,12 +137,13 @@ class NationsDice:
                 log.append(("defaulted", {"player": p}, None))
                 o = self.default_orders(state, p)
             if stage == "plan":
-                d["p"][p]["plan"] = [normalise(s) for s in o.steps]
+                d["p"][p]["plan"] = [canonical(ed, normalise(s)) for s in o.steps]
             elif stage == "books":
                 spend_books(d, ed, p, list(o.hold), log)
                 d["phase_at"] += 1
             elif stage == "famine":
-                pairs = auto_trade(d, ed, p) if o.trade == "auto" else ([] if o.trade == "none" else o.trade)
+                pairs = (auto_trade(d, ed, p, strength=True) if o.trade == "auto"
+                         else [] if o.trade == "none" else o.trade)
                 if food_pair_problems(d, ed, p, pairs, "trade"):
                     pairs = []
                 feed(d, ed, p, [list(x) for x in pairs], log)
@@ -174,6 +184,14 @@ class NationsDice:
     def random_orders(self, state: NState, player: str, rng: Rng) -> dict:
         from .play import random_orders
         return random_orders(state, player, rng)
+
+
+def _tile_by_id(ed, step):
+    if isinstance(step, dict) and len(step) == 1 and next(iter(step.values())) == {}:
+        return next(iter(step))    # build: {} is written "build"
+    if isinstance(step, dict) and isinstance(step.get("buy"), dict) and step["buy"].get("tile"):
+        return {"buy": dict(step["buy"], tile=tile_id(ed, step["buy"]["tile"]))}
+    return step
 
 
 RULES = NationsDice()

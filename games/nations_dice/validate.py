@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from referee.game_api.contract import Problem, follow_plan, plan_preview
 
-from .actions import check_step
+from .actions import canonical, check_step
 from .famine import food_pair_problems
+from .messages import say
 from .orders import named, normalise
 from .state import die_by_id, shows
 
 STATIC = {"trade.marker", "trade.strength", "trade.books", "trade.pair", "trade.twice", "pay.twice",
           "reroll.empty",
-          "pay.wrong_marker", "buy.no_slot", "buy.replace_slot"}
+          "pay.wrong_marker", "buy.no_slot", "buy.replace_slot",
+          "give_back.unknown", "give_back.colour", "give_back.extra", "give_back.not_development"}
 NOW = {"famine.surplus", "famine.short"}   # refused in the step tried now; later the food may differ
 
 
@@ -42,6 +44,8 @@ def _at(p: Problem, where: str) -> Problem:
 
 
 def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
+    if not orders.steps:   # every step commented out, '- ask' too: no plan at all
+        return [Problem("plan.nothing", "steps")]
     out: list[Problem] = []
     steps = []
     rerolled = bought = False
@@ -56,7 +60,7 @@ def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
             out.append(Problem("step.two_actions", where, params={"actions": " + ".join(acts)}))
             steps.append("ask")
             continue
-        step = normalise(raw)
+        step = canonical(ed, normalise(raw))
         steps.append(step)
         if step == "ask":
             continue
@@ -75,7 +79,7 @@ def plan_problems(d: dict, ed, player: str, orders) -> list[Problem]:
         return out
     choice = follow_plan(steps, lambda s: check_step(d, ed, player, s))
     preview = plan_preview(choice, describe=lambda i: describe(steps[i]),
-                           why=lambda probs: next(x.code for x in probs if x.is_error))
+                           why=lambda probs: {lang: say(next(x for x in probs if x.is_error), lang) for lang in ("en", "de")})
     for i, probs in choice.failed:
         for p in probs:
             if p.is_error:

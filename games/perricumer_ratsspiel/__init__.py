@@ -1,5 +1,5 @@
 """Das Perricumer Ratsspiel: a simultaneous council game run by deadline."""
-from .orders import random_orders
 from .rules import RULES, RatsspielRules
+from .scripted import random_orders
 
 __all__ = ["RULES", "RatsspielRules", "random_orders"]

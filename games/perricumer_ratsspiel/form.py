@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import council as C
 from .campaign import VALUE_NAMES
-from .orders import CARDS
+from .orders import CARD_PARAM, CARDS
 from .view import proposal_view
 
 CARD_HELP = {
@@ -28,19 +28,29 @@ CARD_HELP = {
 T = {
     "head": {"de": "Perricumer Ratsspiel — Ratssitzung Runde {r} von {n} — Spielerfigur: {name} ({id})",
              "en": "Perricumer Ratsspiel — council session round {r} of {n} — your councillor: {name} ({id})"},
-    "picks": {"de": "Wähle drei verschiedene Ereigniskarten (sonst entscheidet das Los):",
-              "en": "Choose three different event cards (otherwise they are drawn by lot):"},
-    "card": {"de": "Höchstens eine Karte pro Runde; Deine Karten: {cards}. Standard: keine",
-             "en": "At most one card per round; your cards: {cards}. Default: none"},
-    "actions": {"de": "12 Aktionspunkte. Standard: Verwaltungsarbeit 12. Wahlkampf kostet 2/4/6… AP je Punkt (Einfluss 0–9/10–19/20–29…).",
-                "en": "12 action points. Default: administration (verwaltungsarbeit) 12. Campaigning (wahlkampf) costs 2/4/6… AP per point (influence 0–9/10–19/20–29…)."},
-    "einfluss": {"de": "Einflussnahme: - {ziel: id, vorschlag: nr, richtung: pro|contra|Kandidat, punkte: n}",
-                 "en": "Influence (einflussnahme): - {ziel: id, vorschlag: nr, richtung: pro|contra|candidate, punkte: n}"},
+    "uncomment": {"de": "Eine Zeile mit # davor ist ein Beispiel: das # entfernen, und sie gilt.",
+                  "en": "A line with # in front is an example: remove the # and it counts."},
+    "picks": {"de": "Wähle drei verschiedene Ereigniskarten. Ohne Wahl entscheidet das Los. Die Karten:",
+              "en": "Choose three different event cards. Without a choice they are drawn by lot. The cards:"},
+    "card": {"de": "Ereigniskarte: höchstens eine pro Runde. Ohne Zeile wird keine gespielt. Deine Karten:",
+             "en": "Event card: at most one a round. Without a line none is played. Your cards:"},
+    "card_lines": {"de": "Zum Spielen genau eine dieser Zeilen einkommentieren (Werte nach Wunsch ändern):",
+                   "en": "To play one, uncomment exactly one of these lines (change the values as you like):"},
+    "no_cards": {"de": "Du hast keine Ereigniskarte mehr.", "en": "You have no event card left."},
+    "actions": {"de": "12 Aktionspunkte (AP). Standard: Verwaltungsarbeit 12. „rest“ = alle AP, die Wahlkampf und Einflussnahme übrig lassen.",
+                "en": "12 action points (AP). Default: administration (verwaltungsarbeit) 12. 'rest' = every AP campaigning and influence leave."},
+    "wahlkampf": {"de": "Wahlkampf: AP dafür; ein Punkt Einfluss kostet 2/4/6 … AP (bei Einfluss 0–9/10–19/20–29 …)",
+                  "en": "Campaigning (wahlkampf): AP for it; a point of influence costs 2/4/6 … AP (at influence 0–9/10–19/20–29 …)"},
+    "einfluss": {"de": "Einflussnahme auf Nichtspielerfiguren (Punkte = AP; richtung pro, contra oder bei Wahlen ein Kandidat): "
+                       "die zwei Zeilen einkommentieren, weitere mit „- {…}“ anfügen",
+                 "en": "Influence on non-player councillors (points = AP; richtung pro, contra or in elections a candidate): "
+                       "uncomment the two lines, add more as '- {…}'"},
     "npcs": {"de": "Nichtspielerfiguren:", "en": "Non-player councillors:"},
-    "votes": {"de": "pro oder contra (Wahl: Kandidat); vorausgefüllt mit der Neigung Deiner Figur. Standard: wie Nichtspielerfiguren",
-              "en": "pro or contra (election: candidate); pre-filled with your councillor's leaning. Default: as a non-player councillor"},
-    "select": {"de": "Ein Vorschlag für die nächste Sitzung. Standard: zufällig. Auswahl:",
-               "en": "One proposal for the next session. Default: random. Selection:"},
+    "votes": {"de": "Abstimmung: pro oder contra (Wahl: ein Kandidat); vorausgefüllt mit der Neigung Deiner Figur. Ohne Stimme: wie eine Nichtspielerfigur",
+              "en": "Votes: pro or contra (election: a candidate); pre-filled with your councillor's leaning. Without a vote: as a non-player councillor"},
+    "no_votes": {"de": "Diese Sitzung hat keine Vorschläge.", "en": "This session has no proposals."},
+    "select": {"de": "Auswahl: ein Vorschlag für die nächste Sitzung (vorausgefüllt der erste). Ohne Auswahl: zufällig. Zur Wahl stehen",
+               "en": "Selection: one proposal for the next session (pre-filled with the first). Without one: at random. To choose from"},
     "quarters": {"de": "Viertel:", "en": "Quarters:"},
     "estates": {"de": "Schichten:", "en": "Estates:"},
 }
@@ -62,39 +72,80 @@ def _describe(s: dict, nr: int, lang: str) -> str:
     return f"{nr}: {title} [{vname} {arrow}] pro: {', '.join(p['pro']) or '—'}; contra: {', '.join(p['contra']) or '—'}"
 
 
+def _card_example(s: dict, card: str, npcs: list[str]) -> str | None:
+    """One valid line playing ``card`` now (None when it cannot be played this session)."""
+    camp = s["campaign"]
+    need = CARD_PARAM[card]
+    if need is None:
+        return f"ereigniskarte: {card}"
+    if need in ("viertel", "schicht"):
+        return f"ereigniskarte: {{karte: {card}, {need}: {next(iter(camp['viertel' if need == 'viertel' else 'schichten']))}}}"
+    if need == "ziel":
+        if not npcs:
+            return None
+        if card == "marionette" and s["session"]:
+            nr = s["session"][0]
+            return f"ereigniskarte: {{karte: marionette, ziel: {npcs[0]}, abstimmung: {{{nr}: {_sides(s, nr)[0]}}}}}"
+        return f"ereigniskarte: {{karte: {card}, ziel: {npcs[0]}}}"
+    if not s["session"]:
+        return None
+    nr = s["session"][0]
+    return f"ereigniskarte: {{karte: {card}, vorschlag: {nr}, seite: {_sides(s, nr)[0]}}}"
+
+
+def _sides(s: dict, nr: int) -> list[str]:
+    p = s["proposals"][str(nr)]
+    return list(p["candidates"]) if p["kind"] == "wahl" else ["pro", "contra"]
+
+
 def player_form(s: dict, player: str, lang: str) -> str:
+    """Every shape an order may take is here, live or as a commented line that is
+    valid when its # is removed (tests/rules/perricumer_ratsspiel/test_pr_form.py);
+    sent back unchanged it gives what the comments call the standard."""
     camp = s["campaign"]
     m = s["players"][player]
     mems = C.members(s)
-    lines = ["# " + _t("head", lang, r=s["round"], n=camp["rounds"], name=mems[m]["name"], id=m)]
+    npcs = C.npcs(s)
+    lines = ["# " + _t("head", lang, r=s["round"], n=camp["rounds"], name=mems[m]["name"], id=m),
+             "# " + _t("uncomment", lang), f"spielerfigur: {m}"]
     if s["cards"].get(player) is None:
         lines.append("# " + _t("picks", lang))
         for c in CARDS:
-            lines.append(f"#   {c}: {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
-        lines.append("ereigniskarten: []")
+            lines.append(f"#   {c} — {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
+        lines.append(f"# ereigniskarten: [{', '.join(CARDS[:3])}]")
     if s["round"] > 1:
         left = s["cards"].get(player) or []
-        lines.append("# " + _t("card", lang, cards=", ".join(left) or "—"))
+        lines.append("# " + _t("card", lang) + (" " + _t("no_cards", lang) if not left else ""))
         for c in left:
-            lines.append(f"#   {c}: {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
-        lines.append("ereigniskarte: keine")
-        lines.append("# " + _t("actions", lang))
-        lines.append("aktionen:")
-        lines.append("  verwaltungsarbeit: 12")
-        lines.append("  wahlkampf: 0")
-        lines.append("  # " + _t("einfluss", lang))
-        lines.append("  einflussnahme: []")
-        lines.append("# " + _t("npcs", lang) + " " + ", ".join(C.npcs(s)))
+            lines.append(f"#   {c} — {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
+        examples = [e for e in (_card_example(s, c, npcs) for c in left) if e]
+        if examples:
+            lines.append("# " + _t("card_lines", lang))
+            lines += [f"# {e}" for e in examples]
+        lines.append("# " + _t("npcs", lang) + " " + ", ".join(npcs))
         lines.append("# " + _t("quarters", lang) + " " + ", ".join(f"{k} ({v})" for k, v in camp["viertel"].items()))
         lines.append("# " + _t("estates", lang) + " " + ", ".join(f"{k} ({v})" for k, v in camp["schichten"].items()))
-        lines.append("# " + _t("votes", lang))
-        lines.append("abstimmung:" + ("" if s["session"] else " {}"))
-        for nr in s["session"]:
-            best, _ = C.inclination(s, m, s["proposals"][str(nr)])
-            lines.append(f"  # {_describe(s, nr, lang)}")
-            lines.append(f"  {nr}: {best[0]}")
+        lines.append("# " + _t("actions", lang))
+        lines.append("aktionen:")
+        lines.append("  verwaltungsarbeit: rest")
+        lines.append("  # " + _t("wahlkampf", lang))
+        lines.append("  wahlkampf: 0")
+        if npcs and s["session"]:
+            nr = s["session"][0]
+            lines.append("  # " + _t("einfluss", lang))
+            lines.append("  # einflussnahme:")
+            lines.append(f"  #   - {{ziel: {npcs[0]}, vorschlag: {nr}, richtung: {_sides(s, nr)[0]}, punkte: 2}}")
+        if s["session"]:
+            lines.append("# " + _t("votes", lang))
+            lines.append("abstimmung:")
+            for nr in s["session"]:
+                best, _ = C.inclination(s, m, s["proposals"][str(nr)])
+                lines.append(f"  # {_describe(s, nr, lang)}")
+                lines.append(f"  {nr}: {best[0]}")
+        else:
+            lines.append("# " + _t("no_votes", lang))
     if s["round"] < camp["rounds"] and s["selection"]:
-        lines.append("# " + _t("select", lang))
+        lines.append("# " + _t("select", lang) + ":")
         for nr in s["selection"]:
             lines.append(f"#   {_describe(s, nr, lang)}")
         lines.append(f"auswahl: {s['selection'][0]}")
@@ -103,18 +154,25 @@ def player_form(s: dict, player: str, lang: str) -> str:
 
 def gm_form(s: dict, lang: str) -> str:
     de = lang == "de"
+    camp = s["campaign"]
+    quarter, estate = next(iter(camp["viertel"])), next(iter(camp["schichten"]))
+    deck = ", ".join(str(n) for n in s["deck"]) or "—"
     lines = [
-        "# " + ("Spielleitung: Entscheidungen für diese Sitzung (alles optional)" if de
-                else "Game master: decisions for this session (all optional)"),
-        "# " + ("nachziehen: Vorschläge (Nummern) für Lücken und das Auffüllen, in dieser Reihenfolge; "
-                "sonst von oben aus der Auswahl bzw. dem Stapel" if de else
-                "nachziehen: proposals (numbers) to fill gaps and refill with, in this order; "
-                "otherwise from the top of the selection / deck"),
-        "nachziehen: []",
-        "# " + ("Stapel:" if de else "Deck:") + " " + ", ".join(str(n) for n in s["deck"]),
-        "# neue_vorschlaege: - {title_de: …, title_en: …, kind: vorschlag, value: stadtkasse, direction: up, pro: [..], contra: [..]}",
-        "neue_vorschlaege: []",
+        "# " + ("Spielleitung: Entscheidungen für diese Sitzung, alle freiwillig. Eine Zeile mit # davor ist ein "
+                "Beispiel: das # entfernen, und sie gilt." if de else
+                "Game master: decisions for this session, all optional. A line with # in front is an example: "
+                "remove the # and it counts."),
+        "# " + ("Nachziehen: Nummern der Vorschläge für Lücken und das Auffüllen, in dieser Reihenfolge; "
+                "ohne Angabe von oben aus der Auswahl bzw. dem Stapel. Stapel: " if de else
+                "Refill (nachziehen): numbers of the proposals to fill gaps and refill with, in this order; "
+                "without, from the top of the selection / deck. Deck: ") + deck,
+        "nachziehen: []" + (f"   # {'z. B.' if de else 'e.g.'} [{s['deck'][0]}]" if s["deck"] else ""),
+        "# " + ("Neue Vorschläge, als Nächste ausgelegt (Stadtwert, up/down, Symbole der Seiten):" if de else
+                "New proposals, laid out next (city value, up/down, symbols of the sides):"),
+        "# neue_vorschlaege:",
+        f"#   - {{title_de: Neuer Vorschlag, title_en: New proposal, kind: vorschlag, value: {next(iter(s['values']))}, "
+        f"direction: up, pro: [{quarter}], contra: [{estate}]}}",
+        "# " + ("Geheime Agenden veröffentlichen:" if de else "Publish secret agendas:"),
         "# agenda_veroeffentlichen: [" + ", ".join(sorted(s["players"])) + "]",
-        "agenda_veroeffentlichen: []",
     ]
     return "\n".join(lines) + "\n"

@@ -3,13 +3,14 @@ Abstimmung, Auswahl) and their reading: every faulty part falls back to its
 Standardaktion, which ``check`` reports as a warning."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator, model_validator
 
-from referee.game_api.contract import Problem, Rng
+from referee.game_api.contract import FAULT, Problem
 
 from . import council as C
+from .words import MISPLACED, canon, choices, hint
 
 CARDS: tuple[str, ...] = (
     "familienstern", "fremdes_revier", "fremde_schichten", "aufstaende",
@@ -36,8 +37,16 @@ class Einflussnahme(_Doc):
     punkte: int = 1
 
 
+REST = "rest"   # verwaltungsarbeit: rest = every AP the other actions leave
+
+
 class Aktionen(_Doc):
-    verwaltungsarbeit: int = 0
+    verwaltungsarbeit: int | Literal["rest"] = 0
+
+    @field_validator("verwaltungsarbeit", mode="before")
+    @classmethod
+    def _rest_any_case(cls, v: Any):
+        return REST if isinstance(v, str) and v.strip().lower() in (REST, "rest_ap", "restliche") else v
     einflussnahme: list[Einflussnahme] = []
     wahlkampf: int = 0
 
@@ -70,6 +79,20 @@ class SessionOrders(_Doc):
     aktionen: Aktionen | None = None
     abstimmung: dict[int, str] = {}
     auswahl: int | None = None
+    _misplaced: list[str] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _set_aside_misplaced(cls, data: Any, handler):
+        """Keys that belong inside ``ereigniskarte``/``aktionen`` written at the top are
+        set aside here and refused by ``read`` with the place they belong (one error each,
+        in the game's words); the schema alone could only say "not allowed here"."""
+        found = [k for k in data if k in MISPLACED] if isinstance(data, dict) else []
+        if found:
+            data = {k: v for k, v in data.items() if k not in MISPLACED}
+        model = handler(data)
+        model._misplaced = found
+        return model
 
     @field_validator("ereigniskarte", mode="before")
     @classmethod
@@ -108,15 +131,35 @@ def _w(code: str, where: str, **params) -> Problem:
     return Problem(code, where, "warning", params)
 
 
+def _f(code: str, where: str, **params) -> Problem:
+    """A faulty part the session will replace by its Standardaktion: said first in the
+    reply, and the turn does not close early while the player's orders carry it."""
+    return Problem(FAULT + code, where, "warning", params)
+
+
 def proposal(state: dict, nr: int) -> dict | None:
     return state["proposals"].get(str(nr))
 
 
-def _choice_ok(state: dict, nr: int, choice: str) -> bool:
+def _sides(state: dict, nr: int) -> dict[str, str]:
     p = proposal(state, nr)
-    if p["kind"] == "wahl":
-        return choice in p["candidates"]
-    return choice in ("pro", "contra")
+    return choices(p["candidates"] if p["kind"] == "wahl" else ("pro", "contra"),
+                   {m: x["name"] for m, x in C.members(state).items()} if p["kind"] == "wahl" else None)
+
+
+def _choice(state: dict, nr: int, choice: Any) -> str | None:
+    """The canonical vote or direction on proposal ``nr`` (any case; a candidate by
+    id or name), None if it is none of them."""
+    found = canon(choice, _sides(state, nr))
+    return found if found in _sides(state, nr).values() else None
+
+
+def _npc_table(state: dict) -> dict[str, str]:
+    mems = C.members(state)
+    return choices(C.npcs(state), {m: mems[m]["name"] for m in C.npcs(state)})
+
+
+CARD_TABLE = choices(CARDS)
 
 
 def read_card(state: dict, player: str, card: Ereigniskarte | None) -> tuple[dict | None, list[Problem]]:
@@ -125,37 +168,49 @@ def read_card(state: dict, player: str, card: Ereigniskarte | None) -> tuple[dic
     if state["round"] == 1:
         return None, [_w("phase.skipped", "ereigniskarte", part="Ereigniskarte")]
     left = state["cards"].get(player) or []
-    if card.karte not in CARDS:
-        return None, [_w("card.unknown", "ereigniskarte.karte", card=card.karte)]
-    if card.karte not in left:
-        return None, [_w("card.used", "ereigniskarte.karte", card=card.karte)]
-    need = CARD_PARAM[card.karte]
+    name = canon(card.karte, CARD_TABLE)
+    if name not in CARDS:
+        return None, [_f("card.unknown", "ereigniskarte.karte", card=card.karte, hint=hint(card.karte, CARD_TABLE))]
+    if name not in left:
+        return None, [_f("card.used", "ereigniskarte.karte", card=name, left=", ".join(left) or "—")]
+    need = CARD_PARAM[name]
     camp = state["campaign"]
-    out = {"karte": card.karte}
-    if need == "viertel":
-        if card.viertel not in camp["viertel"]:
-            return None, [_w("card.param", "ereigniskarte.viertel", card=card.karte, field="viertel")]
-        out["viertel"] = card.viertel
-    elif need == "schicht":
-        if card.schicht not in camp["schichten"]:
-            return None, [_w("card.param", "ereigniskarte.schicht", card=card.karte, field="schicht")]
-        out["schicht"] = card.schicht
+    out: dict[str, Any] = {"karte": name}
+    if need in ("viertel", "schicht"):
+        ids = camp["viertel"] if need == "viertel" else camp["schichten"]
+        table = choices(ids, ids)
+        given = getattr(card, need)
+        value = canon(given, table)
+        if value not in ids:
+            return None, [_f("card.param", f"ereigniskarte.{need}", card=name, field=need,
+                             value=given if given is not None else "—", hint=hint(given, table))]
+        out[need] = value
     elif need == "ziel":
-        if card.ziel not in C.npcs(state):
-            return None, [_w("card.target", "ereigniskarte.ziel", card=card.karte, target=card.ziel)]
-        out["ziel"] = card.ziel
-        if card.karte == "marionette":
+        table = _npc_table(state)
+        target = canon(card.ziel, table)
+        if target not in C.npcs(state):
+            return None, [_f("card.target", "ereigniskarte.ziel", card=name, target=card.ziel,
+                             hint=hint(card.ziel, table))]
+        out["ziel"] = target
+        if name == "marionette":
             votes = {}
             for nr, choice in sorted(card.abstimmung.items()):
-                if nr not in state["session"] or not _choice_ok(state, nr, choice):
-                    return None, [_w("card.param", f"ereigniskarte.abstimmung.{nr}", card=card.karte, field="abstimmung")]
-                votes[str(nr)] = choice
+                vote = _choice(state, nr, choice) if nr in state["session"] else None
+                if vote is None:
+                    return None, [_f("card.param", f"ereigniskarte.abstimmung.{nr}", card=name,
+                                     field=f"abstimmung {nr}", value=choice, hint="")]
+                votes[str(nr)] = vote
             out["abstimmung"] = votes
     elif need == "vorschlag":
-        if card.vorschlag not in state["session"] or not _choice_ok(state, card.vorschlag, card.seite or ""):
-            return None, [_w("card.param", "ereigniskarte", card=card.karte, field="vorschlag/seite")]
+        if card.vorschlag not in state["session"]:
+            return None, [_f("card.param", "ereigniskarte.vorschlag", card=name, field="vorschlag",
+                             value=card.vorschlag if card.vorschlag is not None else "—", hint="")]
+        side = _choice(state, card.vorschlag, card.seite)
+        if side is None:
+            return None, [_f("card.param", "ereigniskarte.seite", card=name, field="seite",
+                             value=card.seite if card.seite is not None else "—", hint="")]
         out["vorschlag"] = card.vorschlag
-        out["seite"] = card.seite
+        out["seite"] = side
     return out, []
 
 
@@ -167,30 +222,35 @@ def read_actions(state: dict, player: str, act: Aktionen | None) -> tuple[dict, 
     if act is None:
         return default, [_w("actions.missing", "aktionen")]
     probs: list[Problem] = []
-    if act.verwaltungsarbeit < 0 or act.wahlkampf < 0:
-        probs.append(_w("actions.negative", "aktionen"))
-    npc = set(C.npcs(state))
+    others = act.wahlkampf + sum(e.punkte for e in act.einflussnahme)
+    verwaltung = max(AP - others, 0) if act.verwaltungsarbeit == REST else act.verwaltungsarbeit
+    if verwaltung < 0 or act.wahlkampf < 0:
+        probs.append(_f("actions.negative", "aktionen"))
+    table = _npc_table(state)
+    einfluss = []
     for i, e in enumerate(act.einflussnahme):
         where = f"aktionen.einflussnahme.{i}"
-        if e.ziel not in npc:
-            probs.append(_w("actions.target", where + ".ziel", target=e.ziel))
+        target = canon(e.ziel, table)
+        richtung = _choice(state, e.vorschlag, e.richtung) if e.vorschlag in state["session"] else None
+        if target not in table.values():
+            probs.append(_f("actions.target", where + ".ziel", target=e.ziel, n=i + 1, hint=hint(e.ziel, table)))
         elif e.vorschlag not in state["session"]:
-            probs.append(_w("actions.proposal", where + ".vorschlag", nr=e.vorschlag))
-        elif not _choice_ok(state, e.vorschlag, e.richtung):
-            probs.append(_w("actions.direction", where + ".richtung", choice=e.richtung))
+            probs.append(_f("actions.proposal", where + ".vorschlag", nr=e.vorschlag, n=i + 1,
+                            session=", ".join(map(str, state["session"])) or "—"))
+        elif richtung is None:
+            probs.append(_f("actions.direction", where + ".richtung", choice=e.richtung, n=i + 1,
+                            allowed=" | ".join(_sides(state, e.vorschlag).values())))
         elif e.punkte < 1:
-            probs.append(_w("actions.negative", where + ".punkte"))
-    spent = act.verwaltungsarbeit + act.wahlkampf + sum(e.punkte for e in act.einflussnahme)
+            probs.append(_f("actions.negative", where + ".punkte"))
+        else:
+            einfluss.append({"ziel": target, "vorschlag": e.vorschlag, "richtung": richtung, "punkte": e.punkte})
+    spent = verwaltung + others
     if spent > AP:   # said beside the other problems: the player fixes all at once
-        probs.append(_w("actions.ap", "aktionen", spent=spent, ap=AP))
+        probs.append(_f("actions.ap", "aktionen", spent=spent, ap=AP))
     if probs:
         return default, probs
-    return {
-        "verwaltung": act.verwaltungsarbeit,
-        "einfluss": [{"ziel": e.ziel, "vorschlag": e.vorschlag, "richtung": e.richtung,
-                      "punkte": e.punkte} for e in act.einflussnahme],
-        "wahlkampf": act.wahlkampf, "default": False,
-    }, []
+    return {"verwaltung": verwaltung, "einfluss": einfluss, "wahlkampf": act.wahlkampf,
+            "default": False}, []
 
 
 def read_votes(state: dict, votes: dict[int, str]) -> tuple[dict[str, str], list[Problem]]:
@@ -200,11 +260,13 @@ def read_votes(state: dict, votes: dict[int, str]) -> tuple[dict[str, str], list
     out, probs = {}, []
     for nr, choice in sorted(votes.items()):
         if nr not in state["session"]:
-            probs.append(_w("vote.proposal", f"abstimmung.{nr}", nr=nr))
-        elif not _choice_ok(state, nr, str(choice)):
-            probs.append(_w("vote.choice", f"abstimmung.{nr}", nr=nr, choice=choice))
+            probs.append(_f("vote.proposal", f"abstimmung.{nr}", nr=nr,
+                            session=", ".join(map(str, state["session"])) or "—"))
+        elif (vote := _choice(state, nr, choice)) is None:
+            probs.append(_f("vote.choice", f"abstimmung.{nr}", nr=nr, choice=choice,
+                            allowed=" | ".join(_sides(state, nr).values())))
         else:
-            out[str(nr)] = str(choice)
+            out[str(nr)] = vote
     for nr in state["session"]:
         if str(nr) not in out and nr not in votes:
             probs.append(_w("vote.missing", f"abstimmung.{nr}", nr=nr))
@@ -217,29 +279,43 @@ def read_selection(state: dict, pick: int | None) -> tuple[int | None, list[Prob
     if pick is None:
         return None, [_w("select.missing", "auswahl")]
     if pick not in state["selection"]:
-        return None, [_w("select.unknown", "auswahl", nr=pick)]
+        return None, [_f("select.unknown", "auswahl", nr=pick, selection=", ".join(map(str, state["selection"])))]
     return pick, []
 
 
 def read_picks(state: dict, player: str, picks: list[str] | None) -> tuple[list[str] | None, list[Problem]]:
     if state["cards"].get(player) is not None:
         return None, ([_w("picks.late", "ereigniskarten")] if picks is not None else [])
-    if picks is None:
+    if not picks:   # none or [] (an empty list is no choice, not a faulty one)
         return None, [_w("picks.missing", "ereigniskarten")]
-    if len(picks) != 3 or len(set(picks)) != 3 or any(p not in CARDS for p in picks):
-        return None, [_w("picks.invalid", "ereigniskarten")]
-    return sorted(picks, key=CARDS.index), []
+    named = [canon(p, CARD_TABLE) for p in picks]
+    for i, (given, card) in enumerate(zip(picks, named)):
+        if card not in CARDS:
+            return None, [_f("picks.unknown", f"ereigniskarten.{i}", card=given, hint=hint(given, CARD_TABLE))]
+        if card in named[:i]:
+            return None, [_f("picks.twice", f"ereigniskarten.{i}", card=card)]
+    if len(named) != 3:
+        return None, [_f("picks.count", "ereigniskarten", n=len(named))]
+    return sorted(named, key=CARDS.index), []
+
+
+def misplaced(orders: SessionOrders) -> list[Problem]:
+    """Errors (the mail is refused): keys written at the top that belong one level down."""
+    return [Problem("orders.misplaced", key, "error", {"key": key, "example": MISPLACED[key]})
+            for key in orders._misplaced]
 
 
 def read(state: dict, player: str, orders: SessionOrders) -> tuple[dict, list[Problem]]:
-    """The orders as the session will use them (None/defaults = Standardaktion)."""
+    """The orders as the session will use them (None/defaults = Standardaktion); the
+    faulty parts' problems first, as the reply says them first."""
     card, p1 = read_card(state, player, orders.ereigniskarte)
     actions, p2 = read_actions(state, player, orders.aktionen)
     votes, p3 = read_votes(state, orders.abstimmung)
     pick, p4 = read_selection(state, orders.auswahl)
     picks, p5 = read_picks(state, player, orders.ereigniskarten)
+    probs = misplaced(orders) + p5 + p1 + p2 + p3 + p4
     return ({"card": card, "actions": actions, "votes": votes, "pick": pick, "picks": picks},
-            p5 + p1 + p2 + p3 + p4)
+            [p for p in probs if p.code.startswith(FAULT)] + [p for p in probs if not p.code.startswith(FAULT)])
 
 
 def understood(state: dict, player: str, orders: SessionOrders) -> dict:
@@ -279,8 +355,15 @@ def read_gm(state: dict, orders: GmOrders) -> tuple[dict, list[Problem]]:
     symbols = set(camp["viertel"]) | set(camp["schichten"])
     offices = {o["id"] for o in camp["offices"]}
     ids = set(C.member_ids(state))
+    sym = choices(symbols, {**camp["viertel"], **camp["schichten"]})
+    mem = choices(ids, {m: x["name"] for m, x in C.members(state).items()})
     new = []
     for i, p in enumerate(orders.neue_vorschlaege):
+        p = p.model_copy(update={   # the GM's words in any case, as for the players
+            "kind": canon(p.kind, choices(("vorschlag", "wahl"))), "direction": canon(p.direction, choices(("up", "down"))),
+            "value": canon(p.value, choices(state["values"])), "office": canon(p.office, choices(offices)),
+            "pro": [canon(x, sym) for x in p.pro], "contra": [canon(x, sym) for x in p.contra],
+            "candidates": [canon(x, mem) for x in p.candidates]})
         ok = (set(p.pro + p.contra) <= symbols and p.direction in ("up", "down") and (
             (p.kind == "vorschlag" and p.value in state["values"]) or
             (p.kind == "wahl" and p.office in offices and len(p.candidates) >= 2 and set(p.candidates) <= ids)))
@@ -289,66 +372,11 @@ def read_gm(state: dict, orders: GmOrders) -> tuple[dict, list[Problem]]:
         else:
             probs.append(_w("gm.new_proposal", f"neue_vorschlaege.{i}"))
     publish = []
+    seats = choices(state["players"])
     for i, player in enumerate(orders.agenda_veroeffentlichen):
+        player = canon(player, seats)
         if player in state["players"]:
             publish.append(player)
         else:
             probs.append(_w("gm.player", f"agenda_veroeffentlichen.{i}", player=player))
     return {"prio": prio, "new": new, "publish": sorted(set(publish))}, probs
-
-
-def random_orders(state: dict, player: str, rng: Rng) -> dict:
-    """Random legal orders (scripted players, conformance test, demo)."""
-    if player not in state["players"]:
-        return {}
-    out: dict[str, Any] = {}
-    if state["cards"].get(player) is None:
-        out["ereigniskarten"] = rng.sample(list(CARDS), 3)
-    if state["round"] > 1:
-        session = list(state["session"])
-        votes = {}
-        for nr in session:
-            p = proposal(state, nr)
-            votes[nr] = rng.choice(p["candidates"] if p["kind"] == "wahl" else ["pro", "contra"])
-        out["abstimmung"] = votes
-        budget = AP
-        acts: dict[str, Any] = {"einflussnahme": []}
-        npc = C.npcs(state)
-        for _ in range(rng.below(3)):
-            if not session or not npc:
-                break
-            nr = rng.choice(session)
-            p = proposal(state, nr)
-            pts = 1 + rng.below(2)
-            acts["einflussnahme"].append({
-                "ziel": rng.choice(npc), "vorschlag": nr, "punkte": pts,
-                "richtung": rng.choice(p["candidates"] if p["kind"] == "wahl" else ["pro", "contra"])})
-            budget -= pts
-        acts["wahlkampf"] = rng.below(budget + 1)
-        acts["verwaltungsarbeit"] = budget - acts["wahlkampf"]
-        out["aktionen"] = acts
-        left = state["cards"].get(player) or []
-        if left and rng.below(3) == 0:
-            out["ereigniskarte"] = _random_card(state, rng.choice(left), rng, npc, session)
-    if state["round"] < state["campaign"]["rounds"] and state["selection"]:
-        out["auswahl"] = rng.choice(state["selection"])
-    return out
-
-
-def _random_card(state: dict, card: str, rng: Rng, npc: list[str], session: list[int]) -> dict | str:
-    need = CARD_PARAM[card]
-    camp = state["campaign"]
-    if need is None:
-        return {"karte": card}
-    if need == "viertel":
-        return {"karte": card, "viertel": rng.choice(sorted(camp["viertel"]))}
-    if need == "schicht":
-        return {"karte": card, "schicht": rng.choice(sorted(camp["schichten"]))}
-    if need == "ziel":
-        return {"karte": card, "ziel": rng.choice(npc)} if npc else "keine"
-    if not session:
-        return "keine"
-    nr = rng.choice(session)
-    p = proposal(state, nr)
-    return {"karte": card, "vorschlag": nr,
-            "seite": rng.choice(p["candidates"] if p["kind"] == "wahl" else ["pro", "contra"])}

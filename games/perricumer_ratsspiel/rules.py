@@ -13,8 +13,9 @@ from . import summary
 from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
-from .orders import CARDS, GmOrders, SessionOrders, random_orders, read, read_gm, understood
+from .orders import CARDS, GmOrders, SessionOrders, read, read_gm, understood
 from .picture import STANDINGS_MESSAGES
+from .scripted import random_orders
 from .session import resolve_session
 from .view import build_view, build_views
 

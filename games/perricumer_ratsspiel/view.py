@@ -140,8 +140,9 @@ def public_part(s: dict) -> dict:
                      "bonus": C.office_bonus(s, s["offices"][o["id"]]["holder"]) if s["offices"][o["id"]]["holder"] else 0}
                     for o in camp["offices"]],
         "last": _record(s),
-        "session": [proposal_view(s, nr) for nr in s["session"]],
-        "selection": [proposal_view(s, nr) for nr in s["selection"]],
+        # once the game is over no session sits again: its agenda and selection are not shown
+        "session": [] if s["outcome"] is not None else [proposal_view(s, nr) for nr in s["session"]],
+        "selection": [] if s["outcome"] is not None else [proposal_view(s, nr) for nr in s["selection"]],
         "deck_left": len(s["deck"]),
         "revealed_agendas": [_agenda(s, p) for p in s["revealed"]],
         "outcome": None if s["outcome"] is None else {

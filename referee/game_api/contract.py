@@ -48,6 +48,14 @@ class Problem:
         return self.severity == "error"
 
 
+# A warning whose code starts with FAULT ("fault.actions.target") says that a part of the
+# orders is faulty and will be replaced by the game's default (the Ratsspiel's
+# Standardaktion): the acceptance says such faults first, and the turn does not close
+# early while a player's accepted orders carry one (authority/gate/orders.py sets the
+# player's wait flag until orders without a fault come).
+FAULT = "fault."
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """Something that happened during resolution, with who may see it.

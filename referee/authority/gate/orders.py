@@ -8,6 +8,7 @@ import yaml
 
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, describe
+from referee.game_api.contract import FAULT
 
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -42,6 +43,8 @@ class Orders:
         if model is None or any(p.severity == "error" for p in problems):
             return self.replies.refuse(mail, match, lang, problems, player=player, source=doc.source)
         orders = model.model_dump(mode="json")
+        faults = [p for p in problems if p.code.startswith(FAULT)]
+        self._hold(match, turn, player["id"], stage, rules, state, bool(faults))
         self.store.put_submission(match["id"], turn["number"], player["id"], orders, mail.message_id,
                                   mail.content_hash, self.now())
         names = self.lookups.names(match["id"])
@@ -49,12 +52,31 @@ class Orders:
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=self._understood(rules, state, player["id"], model, orders),
-            warnings=[describe(p, lang, doc.source) for p in problems], deadline=self.lookups.deadline_info(match, turn, lang),
+            faults=[describe(p, lang, doc.source) for p in faults],
+            warnings=[describe(p, lang, doc.source) for p in problems if p not in faults], deadline=self.lookups.deadline_info(match, turn, lang),
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
             early_close=bool(match["spec"].get("early_close", True)),
             grace=self._in_grace(match, turn, arrived, lang))
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
+
+    def _hold(self, match, turn, pid: str, stage, rules, state, faulty: bool) -> None:
+        """Orders with a fault (contract.FAULT) keep the turn from closing early: the
+        player's wait flag, set here and cleared by orders without one that replace
+        orders with one (a wait the player asked for otherwise stays)."""
+        if faulty:
+            self.store.set_wait(match["id"], turn["number"], pid, True)
+            return
+        before = self.store.submissions(match["id"], turn["number"]).get(pid)
+        if before is None or pid not in self.store.waits(match["id"], turn["number"]):
+            return
+        try:
+            old = rules.order_schema(state, stage).model_validate(before["orders"])
+            had = any(p.code.startswith(FAULT) for p in rules.validate(state, pid, old))
+        except Exception:   # orders stored under an older state: leave the flag as it is
+            return
+        if had:
+            self.store.set_wait(match["id"], turn["number"], pid, False)
 
     @staticmethod
     def _understood(rules, state, player: str, model, orders: dict) -> str:

@@ -27,8 +27,9 @@ def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, o
     sent = outbox.flush()
     de, en = text_of(to(sent, "alrik@example.org")[0]), text_of(to(sent, "boronian@example.org")[0])
     for text in (de, en):
-        echo = text.split("\n\n")[1]
+        echo = text.split("So verstanden:" if text is de else "As understood:")[1].split("\n\n")[1]
         assert "verwaltungsarbeit: 12" in echo and "wahlkampf: 0" in echo and "10" not in echo, echo
         assert "null" not in text and "ereigniskarte: keine" in echo
-    assert "Standardaktion Verwaltungsarbeit (12)" in de and "Warnungen" in de
-    assert "administration (verwaltungsarbeit) 12" in en and "Warnings" in en
+    # the fault comes first, before the echo (issue 33: no silent defaults)
+    assert de.index("Standardaktion Verwaltungsarbeit (12)") < de.index("So verstanden:")
+    assert en.index("administration (verwaltungsarbeit) 12") < en.index("As understood:")

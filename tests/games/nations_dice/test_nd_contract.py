@@ -101,8 +101,8 @@ def test_order_form_lists_legal_steps_with_costs_from_the_roll():
     assert "buy: {column: 1, row: 3}   # Pyramids" in form.split("Not possible now:")[1]
     de = RULES.order_form(st, "a", "de")
     assert "Aquädukt (Bauwerk: +2 orange; 1 SP): 2 Gold — auto zahlt o1" in de
-    parsed = yaml.safe_load(form)
-    assert RULES.order_schema(st, "plan").model_validate(parsed).steps == ["pass"]
+    parsed = yaml.safe_load(form)   # every step commented but ask: the form as it came does nothing (issue 33)
+    assert RULES.order_schema(st, "plan").model_validate(parsed).steps == ["ask"]
 
 
 def test_default_at_a_missed_deadline_is_pass():

@@ -127,7 +127,7 @@ def test_order_form_is_the_copy_template_prefilled_and_parses():
     for lang in ("de", "en"):
         text = RULES.order_form(s, "y", lang)
         data = yaml.safe_load(text)
-        assert set(data) == {"ereigniskarte", "aktionen", "abstimmung", "auswahl"}
+        assert set(data) == {"spielerfigur", "aktionen", "abstimmung", "auswahl"}   # no card: none is played
         assert set(data["abstimmung"]) == set(s["session"])
         model = RULES.order_schema(s, "session").model_validate(data)
         assert [p for p in RULES.validate(s, "y", model)] == []

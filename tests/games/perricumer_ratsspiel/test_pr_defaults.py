@@ -36,7 +36,7 @@ def test_missing_orders_play_no_card_administer_with_12_vote_as_npc_and_pick_at_
 def test_too_many_action_points_fall_back_to_verwaltungsarbeit():
     s = session_state([1], members={"p1": "alrik"})
     o = orders(aktionen={"verwaltungsarbeit": 6, "wahlkampf": 7})
-    assert "actions.ap" in _codes(s, "p1", o)
+    assert "fault.actions.ap" in _codes(s, "p1", o)
     res = play(s, {"p1": o.model_dump()})
     ap = res.state["last"]["private"]["p1"]["ap"]
     assert ap["default"] is True and ap["verwaltung"] == 12 and ap["wahlkampf"]["gained"] == 0
@@ -45,13 +45,13 @@ def test_too_many_action_points_fall_back_to_verwaltungsarbeit():
 def test_einflussnahme_on_a_player_character_is_faulty():
     s = session_state([1], members={"p1": "alrik", "p2": "efferdan"})
     o = orders(aktionen={"einflussnahme": [{"ziel": "efferdan", "vorschlag": 1, "richtung": "pro"}]})
-    assert "actions.target" in _codes(s, "p1", o)
+    assert "fault.actions.target" in _codes(s, "p1", o)
 
 
 def test_a_faulty_vote_is_cast_as_an_npc_would():
     s = session_state([1], members={"p1": "efferdan"})
     o = orders(abstimmung={1: "vielleicht"}, auswahl=s["selection"][0])
-    assert _codes(s, "p1", o) == ["actions.missing", "vote.choice"]
+    assert _codes(s, "p1", o) == ["fault.vote.choice", "actions.missing"]   # the fault first
     res = play(s, {"p1": o.model_dump()})
     assert record(res.state, 1)["votes"]["efferdan"] == "contra"
 
@@ -59,7 +59,7 @@ def test_a_faulty_vote_is_cast_as_an_npc_would():
 def test_a_pick_outside_the_selection_becomes_a_random_pick():
     s = new_game({"p1": "alrik", "p2": "sarina"})
     o = orders(auswahl=30, ereigniskarten=None)
-    assert _codes(s, "p1", o) == ["select.unknown"]
+    assert _codes(s, "p1", o) == ["fault.select.unknown"]
     res = play(s, {"p1": {"auswahl": 30}, "p2": {"auswahl": 2}})
     assert res.state["last"]["selection"]["picks"]["p1"] in s["selection"]
 

@@ -15,7 +15,7 @@ def test_actions_replaced_by_the_standardaktion_are_echoed_as_the_standardaktion
     sent = orders(aktionen={"verwaltungsarbeit": 10, "wahlkampf": 10}, abstimmung={1: "pro", 2: "contra"},
                   auswahl=s["selection"][0])
     codes = [p.code for p in RULES.validate(s, "p1", sent)]
-    assert codes == ["actions.ap"]
+    assert codes == ["fault.actions.ap"]
     used = RULES.understood(s, "p1", sent)
     assert used["aktionen"] == {"verwaltungsarbeit": 12, "wahlkampf": 0}
     assert used["abstimmung"] == {1: "pro", 2: "contra"} and used["auswahl"] == s["selection"][0]
@@ -27,7 +27,7 @@ def test_the_ap_overflow_is_reported_with_the_other_problems():
                             "einflussnahme": [{"ziel": "niemand", "vorschlag": 1, "richtung": "pro", "punkte": 2}]},
                   abstimmung={1: "vielleicht", 2: "pro"}, auswahl=9999)
     codes = [p.code for p in RULES.validate(s, "p1", sent)]
-    for code in ("actions.target", "actions.ap", "vote.choice", "select.unknown"):
+    for code in ("fault.actions.target", "fault.actions.ap", "fault.vote.choice", "fault.select.unknown"):
         assert code in codes, codes
     used = RULES.understood(s, "p1", sent)
     assert used["aktionen"] == {"verwaltungsarbeit": 12, "wahlkampf": 0}
