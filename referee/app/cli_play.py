@@ -2,7 +2,6 @@
 ``referee rules GAME`` (a game's rules for players, as shipped in its package)."""
 from __future__ import annotations
 
-import importlib.resources
 import sys
 from pathlib import Path
 
@@ -49,18 +48,8 @@ def rules(game, lang):
     """Print the rules of GAME for players (as shipped with the game)."""
     rules_obj = _game(game)
     lang = lang or rules_obj.languages[0]
-    text = rules_text(rules_obj, lang)
+    text = registry.player_rules(rules_obj, lang)
     if text is None:   # never the developers' README: that is not written for players
         raise Fail(f"{game} ships no rules for players in {lang!r} (RULES.{lang}.md in its package)",
                    f"try --lang {' or '.join(rules_obj.languages)}, or ask the game's author")
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def rules_text(rules_obj, lang: str) -> str | None:
-    """The rules for players in the game's package: RULES.<lang>.md, or None."""
-    package = type(rules_obj).__module__.rpartition(".")[0] or type(rules_obj).__module__
-    try:
-        item = importlib.resources.files(package) / f"RULES.{lang}.md"
-    except (ModuleNotFoundError, TypeError):
-        return None
-    return item.read_text(encoding="utf-8") if item.is_file() else None
