@@ -29,7 +29,8 @@ from referee.service import Service
 GAMES = ["founding_fathers", "nations_dice", "perricumer_ratsspiel", "revolution_1848"]
 LANGS = ["en", "de"]
 toy_registered = refkit.toy_registered   # autouse: a third-party game without player rules
-SEATS = ["madison", "paterson", "sherman"]
+SEATS = {"founding_fathers": ["madison", "paterson", "sherman"], "nations_dice": ["ada", "bert", "cleo"],
+         "perricumer_ratsspiel": ["madison", "paterson", "sherman"], "revolution_1848": ["ada", "bert", "cleo"]}
 # a plan's preview (which step would run now), said beside an accepted plan: no fault in it
 PREVIEW = {"plan.later", "plan.would_run", "plan.would_ask"}
 # what a player must never meet in the rules: the developers' words and paths
@@ -144,7 +145,7 @@ class Table:
         self.inbox = root / "in"
         self.service = Service(self.ref, MaildirSource(self.inbox), MaildirSink(root / "out"), address=REFEREE)
         self.outbox = refkit.Outbox(self.ref, root / "out")
-        players = [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS]
+        players = [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS[game]]
         created = self.ref.create_match(dict(SPEC, id="m", game=game, players=players, options=options,
                                              language=lang, observers=[]), seed=seed)
         self.keys = {"@gm": created.gm_key}
