@@ -18,13 +18,13 @@ import refkit
 import yaml
 from referee_kit import REFEREE, SPEC, Clock, inbound, make_referee
 
-from referee import registry
-from referee.contract import Rng
+from referee.app.service import Service
+from referee.game_api import registry
+from referee.game_api.contract import Rng
+from referee.game_api.scripted import random_player
 from referee.intake import safe_yaml
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
-from referee.scripted import random_player
-from referee.service import Service
 
 GAMES = ["founding_fathers", "nations_dice", "perricumer_ratsspiel", "revolution_1848"]
 LANGS = ["en", "de"]
@@ -121,9 +121,8 @@ def test_rules_without_lang_are_the_games_first_language():
 
 def test_rules_of_a_game_without_player_rules_say_so_and_never_show_its_notes(tmp_path, capsys):
     """A third-party game that ships only a README: a clear message, not the developers' notes."""
-    from referee.cli_play import rules_text as shipped
-    assert shipped(registry.get("toybid"), "en") is None
-    from referee import cli
+    assert registry.player_rules(registry.get("toybid"), "en") is None
+    from referee.app import cli
     assert cli.main(["rules", "toybid", "--lang", "en"]) != 0
     assert capsys.readouterr().out == ""
     assert cli.main(["rules", "toybid"]) != 0

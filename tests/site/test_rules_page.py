@@ -10,8 +10,8 @@ import pytest
 from browser import Browser
 from seekit import OUT, SAMPLES
 
-from referee import registry
-from referee.cli import main
+from referee.app.cli import main
+from referee.game_api import registry
 from referee.site import rules_page
 from referee.site.history import read_meta
 
@@ -34,7 +34,7 @@ def test_rules_page_shows_the_rules_for_players_in_the_matchs_language(browser, 
     href = browser.eval("document.querySelector('#rules a').href")
     assert href.endswith(f"/rules.{lang}.html")
     browser.open(href)
-    text = rules_page.player_rules(registry.get(game), lang)
+    text = registry.player_rules(registry.get(game), lang)
     shown = browser.eval("""({h: [...document.querySelectorAll('article h1, article h2, article h3')].map(e => e.innerText),
         code: [...document.querySelectorAll('article pre code')].map(e => e.innerText),
         rows: document.querySelectorAll('article table tr').length, lang: document.documentElement.lang,

@@ -9,9 +9,8 @@ import re
 import pytest
 from referee_kit import SPEC, Outbox, make_referee, text_of, toy_registered  # noqa: F401 (autouse)
 
-from referee import registry
+from referee.game_api import registry
 from referee.site.build import build_site
-from referee.site.rules_page import player_rules
 
 SITE = "https://example.org/matches/"
 PLAYERS = [{"id": "ada", "name": "Ada", "email": "ada@example.org", "lang": "en"},
@@ -51,7 +50,7 @@ def test_welcome_links_the_sites_rules_page_in_the_players_language(game, tmp_pa
         url = re.search(re.escape(line) + r"(\S+)", welcome).group(1)
         assert url == f"{SITE}m-1/rules.{lang}.html"
         page = (out / url.removeprefix(f"{SITE}m-1/")).read_text(encoding="utf-8")
-        title = player_rules(registry.get(game), lang).splitlines()[0].lstrip("# ")
+        title = registry.player_rules(registry.get(game), lang).splitlines()[0].lstrip("# ")
         assert f"<h1>{title}</h1>" in page and f'<html lang="{lang}">' in page
 
 
@@ -62,7 +61,7 @@ def test_without_a_site_the_rules_come_in_a_mail_of_their_own(game, tmp_path, cl
         mails = mails_to(sent, f"{player}@example.org")
         [welcome] = [t for s, t in mails.items() if "Welcome" in s or "Willkommen" in s]
         [rules] = [t for s, t in mails.items() if "The rules of" in s or "Die Regeln von" in s]
-        assert player_rules(registry.get(game), lang).rstrip() in rules
+        assert registry.player_rules(registry.get(game), lang).rstrip() in rules
         assert ("come in a mail of their own" if lang == "en" else "kommen in einer eigenen Mail") in welcome
         # the welcome holds at most the one order document of its form, no example beside it
         assert len(re.findall(r"^match: ", welcome, re.M)) <= 1 and "```" not in welcome
