@@ -41,31 +41,60 @@ def _table(rows: list[str]) -> str:
 
 
 def _list(lines: list[str]) -> str:
-    """A list block: items by their marker, deeper-indented items nested in the one before,
-    indented lines without a marker continuing the item (a blank line in between: a new paragraph)."""
-    items: list[tuple[int, str, list[str]]] = []   # (indent, tag, paragraphs)
+    """A list block.  An item's content starts after its marker; a deeper item nests in the item
+    whose content it reaches, and an unmarked line continues the innermost item whose content it
+    reaches (after a blank line, as a paragraph of its own — below that item's nested list)."""
+    roots: list[dict] = []
+    stack: list[dict] = []   # the open items, outermost first
+    blank = False
     for line in lines:
+        if not line.strip():
+            blank = True
+            continue
+        indent = len(line) - len(line.lstrip())
         m = _ITEM.match(line)
+        while stack and (stack[-1]["content"] > indent if not m else stack[-1]["indent"] >= indent
+                         and stack[-1]["content"] > indent):
+            stack.pop()
         if m:
-            items.append((len(m[1]), "ol" if m[2][0].isdigit() else "ul", [m[3]]))
-        elif not line.strip():
-            items[-1][2].append("")
-        else:
-            paras = items[-1][2]
-            paras[-1] = (paras[-1] + " " + line.strip()) if paras[-1] else line.strip()
-    out, stack = [], []   # stack of (indent, tag)
-    for indent, tag, paras in items:
-        while stack and stack[-1][0] > indent:
-            out.append(f"</li></{stack.pop()[1]}>")
-        if stack and stack[-1][0] == indent:
-            out.append("</li>")
-        else:
-            out.append(f"<{tag}>")
-            stack.append((indent, tag))
-        text = [p for p in paras if p]
-        out.append("<li>" + _inline(text[0]) + "".join(f"<p>{_inline(p)}</p>" for p in text[1:]))
-    while stack:
-        out.append(f"</li></{stack.pop()[1]}>")
+            node = {"indent": indent, "content": indent + len(m[2]) + 1,
+                    "tag": "ol" if m[2][0].isdigit() else "ul", "parts": [m[3]]}
+            (stack[-1]["parts"] if stack else roots).append(node)
+            stack.append(node)
+        elif stack:
+            parts = stack[-1]["parts"]
+            if blank or not isinstance(parts[-1], str):
+                parts.append(line.strip())
+            else:
+                parts[-1] += " " + line.strip()
+        blank = False
+    return _items(roots)
+
+
+def _items(nodes: list) -> str:
+    """Sibling items (runs of one kind in one list), each with its text, paragraphs and sublists."""
+    out, i = [], 0
+    while i < len(nodes):
+        tag, j = nodes[i]["tag"], i
+        while j < len(nodes) and nodes[j]["tag"] == tag:
+            j += 1
+        out.append(f"<{tag}>")
+        for node in nodes[i:j]:
+            first, rest = node["parts"][0], node["parts"][1:]
+            html = [_inline(first)]
+            k = 0
+            while k < len(rest):
+                if isinstance(rest[k], str):
+                    html.append(f"<p>{_inline(rest[k])}</p>")
+                    k += 1
+                else:
+                    run = k
+                    while k < len(rest) and not isinstance(rest[k], str):
+                        k += 1
+                    html.append(_items(rest[run:k]))
+            out.append("<li>" + "".join(html) + "</li>")
+        out.append(f"</{tag}>")
+        i = j
     return "".join(out)
 
 

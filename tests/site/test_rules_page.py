@@ -79,3 +79,10 @@ def test_rules_page_shows_markup_in_a_games_text_as_text(browser, tmp_path):
     for shown in ("<script>window.pwned = 1</script>", 'onerror="window.pwned = 2"', "<b>code</b>",
                   "<iframe", "</code></pre><script>"):
         assert shown in found["text"], shown
+
+
+def test_rules_page_keeps_a_paragraph_after_a_sublist_in_its_own_item():
+    """Nations' "Trading" note belongs to the actions step, below its list of actions."""
+    html = str(rules_page.render("1. **Actions.** each:\n   * buy\n   * pass\n\n   **Trading:** two dice\n   for one\n2. **Books.**\n"))
+    assert html == ("<ol><li><strong>Actions.</strong> each:<ul><li>buy</li><li>pass</li></ul>"
+                    "<p><strong>Trading:</strong> two dice for one</p></li><li><strong>Books.</strong></li></ol>")
