@@ -33,6 +33,9 @@ def test_the_wheel_installs_the_games_under_a_name_of_their_own(tmp_path):
     assert "referee_games/founding_fathers/default_edition.yaml" in names
     assert "referee/templates/mail/welcome.de.txt.j2" in names
     assert "referee/templates/founding_fathers/report.en.html.j2" in names
+    for game in ("founding_fathers", "nations_dice", "perricumer_ratsspiel", "revolution_1848"):   # issue 33
+        assert {f"referee_games/{game}/RULES.en.md", f"referee_games/{game}/RULES.de.md"} <= set(names), game
+    assert "referee/site/templates/rules.html.j2" in names and "referee/templates/mail/rules.de.txt.j2" in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     points = zipfile.ZipFile(wheel).read(entry).decode()
     assert "founding_fathers = referee_games.founding_fathers:RULES" in points

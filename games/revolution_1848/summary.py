@@ -1,5 +1,5 @@
 """The short summary of the rules a player finds in the welcome mail (en, de);
-the whole rules are RULES.md (``referee rules revolution_1848``)."""
+the whole rules for players are RULES.de.md / RULES.en.md (``referee rules revolution_1848``)."""
 from __future__ import annotations
 
 SUMMARY = {

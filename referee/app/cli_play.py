@@ -1,8 +1,7 @@
 """``referee demo`` (whole scripted matches in a folder of their own) and
-``referee rules GAME`` (a game's full rules, as shipped in its package)."""
+``referee rules GAME`` (a game's rules for players, as shipped in its package)."""
 from __future__ import annotations
 
-import importlib.resources
 import sys
 from pathlib import Path
 
@@ -44,26 +43,13 @@ def demo(seed, game_names, out):
 @click.command()
 @click.argument("game")
 @click.option("--lang", type=click.Choice(["en", "de"]), default=None,
-              help="the rules in this language where the game ships them (RULES.<lang>.md)")
+              help="the language of the rules (default: the game's first language)")
 def rules(game, lang):
-    """Print the full rules of GAME (as shipped with the game)."""
-    text = rules_text(_game(game), lang)
-    if text is None:
-        raise Fail(f"{game} ships no rules file (README.md or RULES.md in its package)",
-                   "ask its author; `referee games` lists what is installed")
+    """Print the rules of GAME for players (as shipped with the game)."""
+    rules_obj = _game(game)
+    lang = lang or rules_obj.languages[0]
+    text = registry.player_rules(rules_obj, lang)
+    if text is None:   # never the developers' README: that is not written for players
+        raise Fail(f"{game} ships no rules for players in {lang!r} (RULES.{lang}.md in its package)",
+                   f"try --lang {' or '.join(rules_obj.languages)}, or ask the game's author")
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
-
-
-def rules_text(rules_obj, lang: str | None = None) -> str | None:
-    """The rules file in the game's package: RULES.<lang>.md, RULES.md, then README.md."""
-    package = type(rules_obj).__module__.rpartition(".")[0] or type(rules_obj).__module__
-    try:
-        root = importlib.resources.files(package)
-    except (ModuleNotFoundError, TypeError):
-        return None
-    names = ([f"RULES.{lang}.md"] if lang else []) + ["RULES.md", "README.md"]
-    for name in names:
-        item = root / name
-        if item.is_file():
-            return item.read_text(encoding="utf-8")
-    return None

@@ -20,6 +20,8 @@ from urllib.parse import quote
 
 from markupsafe import escape
 
+from referee.game_api import registry
+
 # how the report wrapper (templates/mail/report.*.txt.j2) starts its form section
 FORM_HEAD = {"en": "\n\nYour orders for turn {turn}: ", "de": "\n\nDeine Befehle für Zug {turn}: "}
 HTML_MARK = "<!-- order-form -->"   # report_html.en.html.j2 puts it before the form
@@ -92,3 +94,29 @@ def stale_form(store, lookups, match: dict, player: dict, past: dict, lang: str)
             url = schema_url(lookups.settings.site_url, match["id"], current["awaiting"][player["id"]])
             now = [current["number"], order_mail(match["id"], player["id"], current["number"], form, lang, url)]
     return {"stale_form": {"turn": form_turn, "lang": lang, "current": now}}
+
+
+def rules_page_name(lang: str) -> str:
+    """The match site's page with the game's rules for players in ``lang`` (site/build.py)."""
+    return f"rules.{lang}.html"
+
+
+def rules_for_mail(rules, lang: str, site_url: str | None, match_id: str) -> dict | None:
+    """Where a welcome sends a reader for the rules (issue 33): the match site's rules page when
+    the sites are published (``site_url``), else the text itself; None if the game has none."""
+    if lang not in rules.languages or registry.player_rules(rules, lang) is None:
+        lang = rules.languages[0]
+    text = registry.player_rules(rules, lang)
+    if text is None:
+        return None
+    if site_url:
+        return {"url": f"{site_url.rstrip('/')}/{quote(match_id, safe='')}/{rules_page_name(lang)}", "text": None}
+    return {"url": None, "text": text.rstrip()}
+
+
+def queue_rules_mail(renderer, queue, about: dict | None, match_ctx: dict, tag: str, address: str, lang: str) -> None:
+    """Without a site to link, the rules come in a mail of their own — never inside the mail with
+    the order form, where a reply quoting the form would carry each example as another document."""
+    if about and about["text"]:
+        subject, text = renderer.mail("rules", lang, match=match_ctx, text=about["text"])
+        queue.queue(tag, match_ctx["id"], address, subject, text)

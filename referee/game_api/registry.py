@@ -5,6 +5,7 @@ its own distribution.  Tests may add rules objects with ``register``.
 """
 from __future__ import annotations
 
+import importlib.resources
 from functools import cache
 from importlib.metadata import entry_points
 
@@ -54,3 +55,14 @@ def _check(name: str, rules: object) -> None:
         raise TypeError(f"entry point {name!r} does not provide a GameRules object")
     if rules.name != name:
         raise TypeError(f"game {name!r} calls itself {rules.name!r}")
+
+
+def player_rules(rules: GameRules, lang: str) -> str | None:
+    """The game's rules for players in ``lang``: ``RULES.<lang>.md`` in its package, or None
+    (never its README, which is written for developers)."""
+    package = type(rules).__module__.rpartition(".")[0] or type(rules).__module__
+    try:
+        item = importlib.resources.files(package) / f"RULES.{lang}.md"
+    except (ModuleNotFoundError, TypeError):
+        return None
+    return item.read_text(encoding="utf-8") if item.is_file() else None

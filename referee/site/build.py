@@ -7,6 +7,7 @@ standings.svg         the same chart(s) as a file
 turns/tNNN.html       each turn's public report (what an observer is sent) with the board picture
 pictures/tNNN.svg     the board after each turn (browsers show SVG; mail gets a PNG instead)
 schemas/STAGE.json    the JSON Schema of each stage's orders (see referee/site/schemas.py)
+rules.LANG.html       the game's rules for players in each language it ships them (rules_page.py)
 ```
 No page loads anything from outside the folder.
 """
@@ -21,12 +22,13 @@ import jinja2
 from markupsafe import Markup, escape
 
 from referee.archive.record import turn_dir_name
+from referee.authority.order_mail import rules_page_name
 from referee.game_api import registry
 from referee.game_api.contract import PUBLIC
 from referee.pictures.board import svg_of
 from referee.render import standings
 from referee.render.renderer import Renderer
-from referee.site import chart, schemas
+from referee.site import chart, rules_page, schemas
 from referee.site.history import read_meta, setup_state, turns
 from referee.site.talk import public_talk
 from referee.site.words import words
@@ -98,11 +100,27 @@ def build_site(match_dir: Path, out: Path) -> Path:
     if charts:
         _write(out / "standings.svg", _stack(charts))
     published = schemas.publish(rules, by_stage, out / "schemas")
+    rules_href = _rules_pages(env, rules, common, out)
     index = out / "index.html"
     _write(index, env.get_template("index.html.j2").render(
         **common, game_title=rules.title, players=players, outcome=outcome, turns=rows,
-        charts=[Markup(c) for c in charts], schemas=published))
+        charts=[Markup(c) for c in charts], schemas=published, rules_href=rules_href))
     return index
+
+
+def _rules_pages(env, rules, common: dict, out: Path) -> str | None:
+    """rules.LANG.html for each language the game has player rules in; the index links the
+    match's language (else the first there is)."""
+    made = []
+    for lang in rules.languages:
+        text = registry.player_rules(rules, lang)
+        if text is not None:
+            _write(out / rules_page_name(lang), env.get_template("rules.html.j2").render(
+                **dict(common, W=words(lang), lang=lang), body=rules_page.render(text)))
+            made.append(lang)
+    if not made:
+        return None
+    return rules_page_name(common["lang"] if common["lang"] in made else made[0])
 
 
 def _stack(charts: list[str]) -> str:

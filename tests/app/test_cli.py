@@ -52,7 +52,7 @@ def test_games_lists_every_installed_game(capsys):
 def test_new_poll_tick_status_by_cron(campaign, capsys):
     assert main(["new", "match.yaml"]) == 0
     assert "GM key" in capsys.readouterr().out
-    welcomes = {m["To"]: m for m in outgoing(campaign)}
+    welcomes = {m["To"]: m for m in outgoing(campaign) if "The rules of" not in m["Subject"]}   # those come apart
     assert set(welcomes) == {"adams@example.org", "jay@example.org", "king@example.org", "gm@example.org"}
     key = KEY.search(text_of(welcomes["jay@example.org"])).group(1)
 

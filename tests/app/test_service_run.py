@@ -54,7 +54,7 @@ def live_match(s, tmp_path, config_text: str, players=("alice", "bob", "carol"))
 def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
     s = mailservers
     env, _ = live_match(s, tmp_path, config(s))
-    welcome = email.message_from_bytes(s.wait_messages("alice", 1)[0], policy=policy.default)
+    welcome = email.message_from_bytes(s.wait_messages("alice", 2)[0], policy=policy.default)   # then the rules mail
     key = KEY.search(welcome.get_body(("plain",)).get_content()).group(1)
 
     service = subprocess.Popen([sys.executable, "-m", "referee.app.cli", "run"], env=env, cwd=tmp_path,
@@ -73,9 +73,9 @@ def test_run_answers_while_idle_and_stops_on_sigterm(mailservers, tmp_path):
         msg.set_content(yaml.safe_dump({"match": "live", "player": "alice", "key": key, "turn": 1, "orders": orders}))
         sent = time.monotonic()
         s.send(s.address("alice"), [s.address("referee")], msg.as_bytes(policy=policy.SMTP))
-        replies = s.wait_messages("alice", 2, timeout=15)
+        replies = s.wait_messages("alice", 3, timeout=15)
         assert time.monotonic() - sent < 10
-        reply = email.message_from_bytes(replies[1], policy=policy.default)
+        reply = email.message_from_bytes(replies[2], policy=policy.default)
         assert reply["In-Reply-To"] == "<alice-live-1@players.test>"
         assert s.messages("referee", "Referee/Processed"), "the order mail was moved out of the INBOX"
     finally:
@@ -106,7 +106,7 @@ def test_run_reconnects_when_the_imap_server_drops_it(mailservers, tmp_path):
     source = ImapSource(s.host, s.dovecot.imap_port, "referee", s.password("referee"), backoff=0.2)
     service = Service(ref, source, SmtpSink(s.host, s.smtp.port), address=s.address("referee"), poll_interval=30)
     service.tick()
-    welcome = email.message_from_bytes(s.wait_messages("alice", 1)[0], policy=policy.default)
+    welcome = email.message_from_bytes(s.wait_messages("alice", 2)[0], policy=policy.default)   # then the rules mail
     key = KEY.search(welcome.get_body(("plain",)).get_content()).group(1)
     stop = threading.Event()
     runner = threading.Thread(target=service.run, args=(stop,), daemon=True)
@@ -123,7 +123,7 @@ def test_run_reconnects_when_the_imap_server_drops_it(mailservers, tmp_path):
         msg["Message-ID"] = "<alice-kick-1@players.test>"
         msg.set_content(yaml.safe_dump({"match": "kick", "player": "alice", "key": key, "turn": 1, "orders": orders}))
         s.send(s.address("alice"), [s.address("referee")], msg.as_bytes(policy=policy.SMTP))
-        reply = email.message_from_bytes(s.wait_messages("alice", 2, timeout=30)[1], policy=policy.default)
+        reply = email.message_from_bytes(s.wait_messages("alice", 3, timeout=30)[2], policy=policy.default)
         assert reply["In-Reply-To"] == "<alice-kick-1@players.test>"
         assert source.reconnects >= 1, "the kick must have cut the session the service then renewed"
     finally:

@@ -89,7 +89,8 @@ class ByMail:
         self.table = Table(s, self.address)
         self.created = self.ref.create_match(spec, seed=seed)
         self.service.tick()  # welcome mails out through SMTP into the players' Dovecot INBOXes
-        self.welcomes = {p["id"]: self.table.new_mail(p["id"])[0] for p in spec["players"]}
+        # each player's welcome, then the rules for players in a mail of their own (issue 33)
+        self.welcomes = {p["id"]: self.table.new_mail(p["id"], expect=2)[0] for p in spec["players"]}
         self.keys = {p: KEY.search(text).group(1) for p, (_, text) in self.welcomes.items()}
         self.rules = self.ref.rules(self.ref.store.match(spec["id"]))
 
@@ -113,7 +114,8 @@ def test_whole_match_by_mail(mailservers, tmp_path):
     service.tick()  # welcome mails out through SMTP into the players' Dovecot INBOXes
     keys = {}
     for p in PLAYERS:
-        (welcome, text), = table.new_mail(p)
+        (welcome, text), (_, rules_text) = table.new_mail(p, expect=2)   # the rules come apart (issue 33)
+        assert "## Spiel per Mail" in rules_text
         keys[p] = KEY.search(text).group(1)
         assert welcome["Auto-Submitted"].startswith("auto-generated")
     rules = ref.rules(ref.store.match("e2e"))

@@ -59,7 +59,8 @@ class MailTable:
             "players": [{"id": p, "name": p.title(), "email": s.address(p), **({"lang": "en"} if p == "alice" else {})}
                         for p in SEATS]}, seed="talk-seed")
         self.service.tick()
-        self.keys = {p: KEY.search(self.new_mail(p)[0][1]).group(1) for p in SEATS}
+        # each welcome, then the rules for players in a mail of their own (issue 33)
+        self.keys = {p: KEY.search(self.new_mail(p, expect=2)[0][1]).group(1) for p in SEATS}
         self.new_mail("gm")
         (welcome, _), = self.new_mail("observer")      # the match file's observer is welcomed at creation
         assert "You follow" in welcome["Subject"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.authority.gate.orders import orders_text
 from referee.authority.matches.dropouts import seat_lines
 from referee.authority.matches.position import position_text, summary_text
+from referee.authority.order_mail import rules_for_mail
 
 
 class Notices:
@@ -56,6 +57,7 @@ class Notices:
         turn = self.store.current_turn(match["id"])
         subject, text = self.renderer.mail(
             "observer_welcome", lang, match=self.lookups.match_ctx(match, rules), summary=summary_text(rules, lang),
+            rules_for_players=rules_for_mail(rules, lang, self.lookups.settings.site_url, match["id"]),
             position=self._position(match, rules, rules.load(turn["state"]), turn, None, lang))
         self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 

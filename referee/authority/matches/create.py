@@ -11,7 +11,7 @@ from referee.authority.matches.match_file import Created, MatchError, load_spec,
 from referee.authority.matches.position import position_text, summary_text
 from referee.authority.matches.spec import MatchSpec
 from referee.authority.matches.talk_spec import press_options
-from referee.authority.order_mail import schema_url
+from referee.authority.order_mail import queue_rules_mail, rules_for_mail, schema_url
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed, phrase, state_hash
 
@@ -89,17 +89,21 @@ class Matches:
         stage = turn["awaiting"].get(player["id"])
         form = rules.order_form(state, player["id"], lang) if stage else ""
         ctx = self.lookups.match_ctx(match, rules)
+        about = rules_for_mail(rules, lang, self.settings.site_url, match["id"])
         subject, text = self.renderer.mail(
             kind, lang, match=ctx, player=player, key=key, turn=turn["number"],
             order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
             schema_url=schema_url(self.settings.site_url, match["id"], stage),
             summary=summary_text(rules, lang), replaced=replaced, press=press_options(match["spec"]),
+            rules_for_players=about,
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
         self.queue.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,
                          calendar=self.lookups.calendar_part(match, turn, lang, self.now()))
+        queue_rules_mail(self.renderer, self.queue, about, ctx, f"rules:{match['id']}:{player['id']}:{issued}",
+                         player["email"], lang)
 
     def _gm_welcome(self, match: dict, turn: dict, gm_key: str) -> None:
         rules = self.lookups.rules(match)
@@ -115,6 +119,7 @@ class Matches:
         ctx = self.lookups.match_ctx(match, rules)
         subject, text = self.renderer.mail(
             "observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
+            rules_for_players=rules_for_mail(rules, lang, self.settings.site_url, match["id"]),
             position=position_text(self.renderer, rules, ctx, state, None, lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
         # the same key as notices.observer_welcome: an observer is welcomed once

@@ -62,7 +62,9 @@ def test_welcome_carries_the_game_in_brief_the_position_and_a_whole_order_mail(n
     folder = new(FF)
     [welcome] = to(folder, "adams@example.org", "Welcome")
     assert "THE GAME IN BRIEF" in welcome and "Philadelphia, 1787" in welcome
-    assert 'referee rules founding_fathers' in welcome
+    assert "The full rules, with an example of every kind of order, come in a mail of their own." in welcome
+    [rules] = to(folder, "adams@example.org", "The rules of")
+    assert "## Playing by mail" in rules and "```yaml" in rules
     assert "YOUR STARTING POSITION" in welcome and "YOUR HAND" in welcome and "DRAW POOL" in welcome
     envelope = welcome.index("match: ff\nplayer: adams\nkey: ")
     assert welcome.index("turn: 1\norders:", envelope) > envelope   # the envelope on top of the form

@@ -46,7 +46,9 @@ def test_observers_of_the_match_file_are_welcomed_at_creation_in_their_language(
     assert "THE POSITION NOW" in en_text and "John Adams" in en_text
     assert "als Zuschauer der Partie ff-winter" in de_text and "DAS SPIEL IN KÜRZE" in de_text
     assert "DIE LAGE JETZT" in de_text
-    for text in (en_text, de_text):   # an observer sees no hand and gets no key or form
+    assert "\nTHE RULES\n\n# Founding Fathers" in en_text and "\nDIE REGELN\n\n# Founding Fathers" in de_text
+    for text in (en_text, de_text):   # an observer sees no hand and gets no key or form (the rules' examples aside)
+        text = text.split("\nTHE RULES\n")[0].split("\nDIE REGELN\n")[0]
         assert "YOUR HAND" not in text and "DEINE HAND" not in text and "key:" not in text
 
 

@@ -1,5 +1,5 @@
 """Issue #10: 1848 has a rules summary for the welcome mail like the other games,
-in English and German, short, and saying what the rules we play by say (RULES.md,
+in English and German, short, and saying what the rules we play by say (BASE-RULES.md,
 seed 003): the numbers in it are the game's own constants."""
 from __future__ import annotations
 
