@@ -182,12 +182,36 @@ def _syntax(err: yaml.YAMLError, text: str | None = None, max_depth: int = MAX_D
         mark = context_mark
     if isinstance(err, yaml.reader.ReaderError):
         problem = "special characters are not allowed"
+    if problem.startswith("found character that cannot start any token") and mark is not None and text:
+        quoted = _quoted(text, mark.line, mark.column)
+        if quoted is not None:
+            return YamlRefused("yaml.reserved", mark.line, mark.column, quoted)
     problem_de = _PROBLEMS_DE.get(problem)
     if problem_de is None:
         problem_de = next((de for en, de in _PROBLEMS_DE.items() if problem.startswith(en)), problem)
     line = mark.line if mark is not None else None
     column = mark.column if mark is not None else None
     return YamlRefused("yaml.syntax", line, column, {"problem": problem, "problem_de": problem_de})
+
+
+RESERVED = "@`%"   # characters YAML keeps for itself at the start of a plain value
+
+
+def _quoted(text: str, line: int, column: int) -> dict | None:
+    """For a value starting with a reserved character (``player: @gm``): the character
+    and the line with that value in double quotes, as the player should write it."""
+    lines = text.split("\n")
+    if line >= len(lines) or column >= len(lines[line]) or lines[line][column] not in RESERVED:
+        return None
+    row = lines[line]
+    before, rest = row[:column], row[column:]
+    in_flow = before.count("[") + before.count("{") > before.count("]") + before.count("}")
+    stop = re.search(r"[,\]}]|\s#" if in_flow else r"\s#", rest)
+    end = stop.start() if stop else len(rest)
+    value = rest[:end].rstrip()
+    tail = rest[len(value):]
+    fixed = before + '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"' + tail
+    return {"char": row[column], "fixed": fixed.strip()}
 
 
 def _check_depth_by_events(text: str, max_depth: int) -> None:
