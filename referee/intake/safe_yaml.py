@@ -339,3 +339,25 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
 def load(text: str, **limits: Any) -> Any:
     """``safe_load`` with the limits and scalar rules above (for match files too)."""
     return load_checked(text, **limits).data
+
+
+class EchoDumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.representer.SafeRepresenter,
+                 StrictResolver):
+    """Writes YAML as this loader reads it: ``on``, ``yes``, ``no`` stay plain words
+    (PyYAML's own dumper quotes them as the booleans YAML 1.1 made of them)."""
+
+    def __init__(self, stream, default_style=None, default_flow_style=False, canonical=None, indent=None,
+                 width=None, allow_unicode=None, line_break=None, encoding=None, explicit_start=None,
+                 explicit_end=None, version=None, tags=None, sort_keys=True):
+        yaml.emitter.Emitter.__init__(self, stream, canonical=canonical, indent=indent, width=width,
+                                      allow_unicode=allow_unicode, line_break=line_break)
+        yaml.serializer.Serializer.__init__(self, encoding=encoding, explicit_start=explicit_start,
+                                            explicit_end=explicit_end, version=version, tags=tags)
+        yaml.representer.SafeRepresenter.__init__(self, default_style=default_style,
+                                                  default_flow_style=default_flow_style, sort_keys=sort_keys)
+        StrictResolver.__init__(self)
+
+
+def dump(data: Any) -> str:
+    """``data`` as a player writes it back (block style, in order, plain words unquoted)."""
+    return yaml.dump(data, Dumper=EchoDumper, allow_unicode=True, sort_keys=False)
