@@ -74,6 +74,11 @@ class Step(BaseModel):
     def _party(cls, v):
         return _norm_id(v)
 
+    @field_validator("player", "to", mode="before")
+    @classmethod
+    def _seat(cls, v):   # seats are lower case, as the referee stores them
+        return v.strip().lower() if isinstance(v, str) else v
+
     def as_data(self) -> dict:
         out = {k: v for k, v in (("play", self.play), ("push", self.push), ("on", self.on),
                                  ("player", self.player), ("party", self.party), ("to", self.to))

@@ -47,6 +47,41 @@ def _fields(ed, card) -> set:
     return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
 
 
+def static_problems(d, ed, player, step, where) -> list[Problem]:
+    """A step's problems that no course of the trick can mend (unknown or foreign cards,
+    fields the card does not take, a target it can never have): refused at submission."""
+    if isinstance(step, str):
+        return []
+    if (step.get("play") is None) == (step.get("push") is None):
+        return [_problem("step.kind", {}, where)]
+    out = []
+    card = step.get("play") or step.get("push")
+    cards = [*ed.persons, *ed.zusatz]
+    if card not in cards:
+        return [_problem("card.unknown", {"card": card, "choices": cards}, where)]
+    if card not in d["hands"][player]:
+        out.append(_problem("card.not_in_hand", {"card": card}, where))
+    if step.get("on") is not None and step["on"] not in ed.persons:
+        out.append(_problem("card.unknown", {"card": step["on"], "choices": list(ed.persons)}, where + ".on"))
+    for k in ("player", "to"):
+        if step.get(k) is not None and step[k] not in d["players"]:
+            out.append(_problem("player.unknown", {"player": step[k], "choices": ", ".join(d["players"])},
+                                f"{where}.{k}"))
+    ans = (step.get("if") or {}).get("answered")
+    if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
+        out.append(_problem("card.unknown", {"card": ans, "choices": ["army", *PARTIES, *cards]}, where + ".if.answered"))
+    allowed = _fields(ed, card) if step.get("play") else set()
+    for k in ("on", "player", "party", "to"):
+        if step.get(k) is not None and k not in allowed:
+            out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
+    if not out:
+        never = never_problems(d, ed, player, step)
+        if never:
+            why = _why([_problem(c, pr) for c, pr in never])
+            out.append(_problem("step.never", {"why": why}, where + (".on" if step.get("on") else "")))
+    return out
+
+
 # the game's messages with the standings' labels
 ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
 
@@ -132,36 +167,8 @@ class Revolution1848:
         return out
 
     def _static(self, d, ed, player, step, where) -> list[Problem]:
-        if isinstance(step, str):
-            return []
-        if (step.get("play") is None) == (step.get("push") is None):
-            return [_problem("step.kind", {}, where)]
-        out = []
-        card = step.get("play") or step.get("push")
-        cards = [*ed.persons, *ed.zusatz]
-        if card not in cards:
-            return [_problem("card.unknown", {"card": card, "choices": cards}, where)]
-        if card not in d["hands"][player]:
-            out.append(_problem("card.not_in_hand", {"card": card}, where))
-        if step.get("on") is not None and step["on"] not in ed.persons:
-            out.append(_problem("card.unknown", {"card": step["on"], "choices": list(ed.persons)}, where + ".on"))
-        for k in ("player", "to"):
-            if step.get(k) is not None and step[k] not in d["players"]:
-                out.append(_problem("player.unknown", {"player": step[k], "choices": ", ".join(d["players"])},
-                                    f"{where}.{k}"))
-        ans = (step.get("if") or {}).get("answered")
-        if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
-            out.append(_problem("card.unknown", {"card": ans, "choices": ["army", *PARTIES, *cards]}, where + ".if.answered"))
-        allowed = _fields(ed, card) if step.get("play") else set()
-        for k in ("on", "player", "party", "to"):
-            if step.get(k) is not None and k not in allowed:
-                out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
-        if not out:
-            never = never_problems(d, ed, player, step)
-            if never:
-                why = _why([_problem(c, pr) for c, pr in never])
-                out.append(_problem("step.never", {"why": why}, where + (".on" if step.get("on") else "")))
-        return out
+        return static_problems(d, ed, player, step, where)
+
 
     # --- resolution ----------------------------------------------------------------
     def resolve(self, state: State, orders: Mapping, rng: Rng) -> Resolution:

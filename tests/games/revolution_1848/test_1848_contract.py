@@ -98,16 +98,16 @@ def test_order_form_lists_the_legal_plays_and_parses_back():
     st = board(("ada", "bert"), hands={"ada": ["PE09", "Z08", "Z12"], "bert": ["PE26"]})
     lay(st, "bert", "PE01")
     form = RULES.order_form(st, "ada", "de")
-    assert "#   - {play: Z08, on: PE01}" in form and "#   - {play: Z12, player: bert, party: RR}" in form
+    assert "  # - {play: Z08, on: PE01}" in form and "  # - {play: Z12, player: bert, party: RR}" in form
     parsed = RULES.order_schema(st, "trick").model_validate(yaml.safe_load(form))
     assert parsed.plan() == ["pass"]
-    assert RULES.order_form(st, "ada", "en").count("Possible now") == 1
+    assert RULES.order_form(st, "ada", "en").count("possible now") == 3
 
 
 def test_draw_stage_form_and_default():
     st = board(("ada", "bert"), hands={"ada": ["PE01", "Z01", "Z02", "Z03", "Z04"]})
     st.d["stage"], st.d["awaiting"] = "draw", ["ada"]
-    assert RULES.order_form(st, "ada", "de").endswith("draw: person\n")
+    assert "\ndraw: person  " in RULES.order_form(st, "ada", "de")
     assert RULES.default_orders(st, "ada").draw == "person"
 
 
