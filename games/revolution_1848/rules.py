@@ -57,8 +57,9 @@ def static_problems(d, ed, player, step, where) -> list[Problem]:
     out = []
     card = step.get("play") or step.get("push")
     cards = [*ed.persons, *ed.zusatz]
-    if card not in cards:
-        return [_problem("card.unknown", {"card": card, "choices": cards}, where)]
+    if card not in cards:   # placed at the card, where a did-you-mean can read what was written
+        return [_problem("card.unknown", {"card": card, "choices": cards},
+                         f"{where}.{'play' if step.get('play') else 'push'}")]
     if card not in d["hands"][player]:
         out.append(_problem("card.not_in_hand", {"card": card}, where))
     if step.get("on") is not None and step["on"] not in ed.persons:

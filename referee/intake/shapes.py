@@ -61,7 +61,19 @@ def pick(schema: type[BaseModel], data: Any, items: list[dict]) -> list[Entry]:
         else:
             keep = [Entry(point, [], union, {"type": "shape", "loc": point, "input": value})]
         entries = [e for e in entries if all(e is not g for g in group)] + keep
-    return entries
+    return _slips_once(schema, entries)
+
+
+def _slips_once(schema: type[BaseModel], entries: list[Entry]) -> list[Entry]:
+    """``colum: 2`` makes 'colum' not allowed and 'column' missing; the first says it all."""
+    meant = set()
+    for e in entries:
+        if e.item.get("type") == "extra_forbidden" and e.path:
+            parent = sw.bare(sw.split_loc(schema, e.raw_loc[:-1])[2])
+            guess = near(e.path[-1], sw.field_names(parent)) if sw.is_model(parent) else None
+            if guess is not None:
+                meant.add(e.path[:-1] + (guess,))
+    return [e for e in entries if not (e.item.get("type") == "missing" and e.path in meant)]
 
 
 def near(word: Any, allowed: list[str]) -> str | None:
