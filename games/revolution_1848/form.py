@@ -155,6 +155,6 @@ def order_form(state, player: str, lang: str) -> str:
     width = max(len(s) for s, _ in shown) + 2
     lines += [f"  # - {s.ljust(width)}# {note}".rstrip() for s, note in shown]
     draw = f"# draw: {default_draw(d, ed, player)}"
-    lines += [f"  - pass{' ' * (width - 4)}# {t['pass']}",
+    lines += [f"  - pass{' ' * (width - 2)}# {t['pass']}",
               f"{draw}{' ' * max(6 + width - len(draw), 1)}# {t['drawpref']}", ""]
     return "\n".join(lines)

@@ -85,7 +85,7 @@ def _player(svg: Svg, p: dict, table: dict, pub: dict, w: dict, party: dict, lan
         for k, person in enumerate(here["persons"][:5]):
             y = top + 68 + k * 15
             mark = f" ({person['flag']})" if person["flag"] else ""
-            svg.text(x + 2, y, fit(person["name"] + mark, col - 24, 10), 10)
+            svg.text(x + 2, y, fit(person["name"] + mark, col - 34, 10), 10)   # a clear gap before the value
             svg.text(x + col - 14, y, person["value"], 10, bold=True, anchor="end")
     armies = table.get("armies") or []
     line = ", ".join(f"{pub['cards'].get(a['card'], {}).get('name', a['card'])}"

@@ -1,8 +1,11 @@
 """Issue 33 for Founding Fathers: every problem of a mail at once (a wrong word in one part
 does not hide the game's refusal of another), with the near word; values in any letter case
 (and yea/nay in German) read as the game spells them."""
+import pytest
 from ffkit import board
+from test_ff_reports_read_well import _text
 
+from referee.contract import LogEntry
 from referee.intake import Document, check_orders, read_text
 from referee_games.founding_fathers import RULES
 
@@ -35,3 +38,15 @@ def test_item5_values_in_any_letter_case_and_german_sides():
     assert (model.action, model.card, model.player) == ("event", "bassett", "hamilton")
     model, _ = checked(st, "madison", "  action: VOTE\n  state: de\n  side: Ja\n  delegates: [Bassett]\n")
     assert model is not None and (model.action, model.state, model.side, model.delegates) == ("vote", "DE", "yea", ["bassett"])
+
+
+@pytest.mark.parametrize("lang,one,two", [
+    ("en", "Madison snubs 1 delegate: ", "Madison snubs 2 delegates: "),
+    ("de", "Madison wirft 1 Delegierten ab: ", "Madison wirft 2 Delegierte ab: ")])
+def test_item8_plurals_written_out(lang, one, two):
+    st = board(SEATS)
+    log = [LogEntry("snub", {"player": "madison", "cards": ["king"]}),
+           LogEntry("snub", {"player": "madison", "cards": ["king", "wythe"]}),
+           LogEntry("scored", {"player": "madison", "points": 1})]
+    text = _text(st, "madison", lang, log=log)
+    assert one in text and two in text and "(s)" not in text and "(n)" not in text and "(e)" not in text
