@@ -107,8 +107,13 @@ def other_parts(rules, state, stage, player, schema, data, entries, doc) -> list
     except Exception:   # a part that needs the faulty one: its shape problem is answer enough
         return []
     moved = [dataclasses.replace(p, where=_written(p.where, kept)) for p in problems]
-    return [p for p in game_problems(rules, moved, doc, data)
-            if not any(_path(p.where.removeprefix(ORDERS + "."))[:len(c)] == c for c in cuts)]
+    # only what is placed apart from every cut: a problem inside a faulty part, or about a
+    # whole that lost a part (a list one item short), may be the cut's doing, not the player's
+    return [p for p in game_problems(rules, moved, doc, data) if _apart(_path(p.where)[1:], cuts)]
+
+
+def _apart(path: tuple, cuts: set[tuple]) -> bool:
+    return bool(path) and not any(path[:len(c)] == c or c[:len(path)] == path for c in cuts)
 
 
 def game_problems(rules: contract.GameRules, problems: list[contract.Problem], doc: Document,
