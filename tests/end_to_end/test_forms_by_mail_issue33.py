@@ -11,8 +11,8 @@ import pytest
 import yaml
 from referee_kit import SPEC, Outbox, clock, inbound, make_referee, text_of, toy_registered  # noqa: F401
 
-from referee.contract import Rng
-from referee.scripted import random_player
+from referee.game_api.contract import Rng
+from referee.game_api.scripted import random_player
 
 SEATS = {"revolution_1848": ["ada", "bert", "cleo"], "founding_fathers": ["madison", "hamilton", "paterson"]}
 STAGES = {"revolution_1848": {"trick", "draw"}, "founding_fathers": {"keep", "action", "committee_flip"}}

@@ -9,7 +9,7 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from referee.contract import Problem
+from referee.game_api.contract import Problem
 from referee.intake import Document, check_orders, read_text
 
 SEATS = ["madison", "hamilton"]

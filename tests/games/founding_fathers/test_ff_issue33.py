@@ -5,7 +5,7 @@ import pytest
 from ffkit import board
 from test_ff_reports_read_well import _text
 
-from referee.contract import LogEntry
+from referee.game_api.contract import LogEntry
 from referee.intake import Document, check_orders, read_text
 from referee_games.founding_fathers import RULES
 

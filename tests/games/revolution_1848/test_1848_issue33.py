@@ -5,7 +5,7 @@ import pytest
 from r1848kit import board, lay
 from test_1848_reports import _text
 
-from referee.contract import LogEntry, Rng, phrase
+from referee.game_api.contract import LogEntry, Rng, phrase
 from referee.intake import Document, check_orders, read_text
 from referee_games.revolution_1848 import RULES
 
@@ -107,7 +107,7 @@ def test_item8_between_tricks_the_report_names_the_coming_trick():
                                          ("en", "awaiting: Ada (plan), Bert (plan)")])
 def test_item8_the_awaited_are_listed_with_commas(lang, listed):
     st = board(AB, hands={"ada": ["PE09"], "bert": ["PE26"]})
-    from referee.render import Renderer
+    from referee.render.renderer import Renderer
     ctx = {"match": {"id": "m1", "title": "1848", "game": RULES.name, "lang": lang, "timezone": "UTC"},
            "turn": 3, "viewer": "ada", "view": RULES.view(st, "ada"), "log": [], "missing": [],
            "players": {p: {"name": p.title()} for p in AB}, "outcome": None, "order_form": "",
