@@ -189,7 +189,8 @@ def pick_positions(size: int, n: int, take: list) -> tuple[list[int], list]:
         picks.append(pos)
     if len(picks) < n:
         if take:
-            warn.append(("take.filled", {"need": n}, "take"))
+            warn.append(("take.filled", {"need": n, "cards": {"en": f"{n} card{'s' * (n != 1)}",
+                                                               "de": f"{n} Karte{'n' * (n != 1)}"}}, "take"))
         for pos in range(1, size + 1):
             if len(picks) == n:
                 break

@@ -6,6 +6,7 @@ from .actions import event_enactable, legal_votes
 from .edition import PLANNER
 from .effects import Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets, _vote_cards
 from .engine import HAND, bias, needed
+from .form_examples import action_examples, commented
 from .state import free_markers, reclaim_options
 
 FACTION = {"en": {"large_states": "Large States", "small_states": "Small States",
@@ -23,10 +24,10 @@ T = {
            "events": "Events you may enact:", "not": "Events you may not enact now:",
            "pool": "Draw pool (by card back): after your action you take as many cards as you need to hold {hand} again ({n} if you played none); list positions by preference:",
            "markers": "Free influence markers: {n}", "reclaim": "None free: the one reused if needed (first by default): {opts}",
-           "action": "vote | debate | event | snub",
-           "fields": "for a vote: state, side (yea/nay), delegates; debate/snub: delegates; event: card plus its choices",
-           "choices": "event choices as needed: side, delegates, state, targets, player, position, pick, faction, article",
-           "advance": "committee_flip: flip | keep  (said in advance for a Committee win); reclaim_planner: false to opt out"},
+           "as_is": "Sent back as it is, this form snubs no card: a pass (you draw no card).",
+           "how": "To act, delete the # and the space after it in front of every line of ONE example below.",
+           "take": "draw-pool positions by preference",
+           "flip_as_is": "sent back as it is: the article stays as it lies"},
     "de": {"keep": "Behalte 2 deiner 4 ausgeteilten Karten (die anderen kommen auf den Ablagestapel):",
            "flip": "Du hast das Komitee-Zimmer gewonnen. Artikel \"{title}\" (jetzt {bias}) umdrehen? true = umdrehen, false = liegen lassen",
            "hand": "Deine Hand:", "bias": "Artikel im Versammlungszimmer: \"{title}\", Faktion {bias}",
@@ -36,10 +37,10 @@ T = {
            "events": "Ausführbare Ereignisse:", "not": "Jetzt nicht ausführbare Ereignisse:",
            "pool": "Nachziehbereich (nach Rückseite): nach deiner Aktion nimmst du so viele Karten, bis du wieder {hand} hast ({n}, wenn du keine gespielt hast); Positionen nach Vorliebe:",
            "markers": "Freie Einflussmarker: {n}", "reclaim": "Keiner frei: wiederverwendet wird bei Bedarf (sonst der erste): {opts}",
-           "action": "vote (Stimme abgeben) | debate (Debattieren) | event (Ereignis) | snub (Abwerfen)",
-           "fields": "Stimme: state, side (yea=Ja/nay=Nein), delegates; Debatte/Abwerfen: delegates; Ereignis: card und seine Wahl",
-           "choices": "Wahl bei Ereignissen nach Bedarf: side, delegates, state, targets, player, position, pick, faction, article",
-           "advance": "committee_flip: flip | keep  (im Voraus für einen Komitee-Sieg); reclaim_planner: false = Planer nicht zurücknehmen"},
+           "as_is": "So zurückgeschickt, wirfst du keine Karte ab: du passt (und ziehst keine Karte).",
+           "how": "Um zu handeln, lösche bei jeder Zeile EINES Beispiels unten das Zeichen # und das Leerzeichen danach.",
+           "take": "Positionen im Nachziehbereich nach Vorliebe",
+           "flip_as_is": "so zurückgeschickt: der Artikel bleibt, wie er liegt"},
 }
 WHY = {"en": {"event.blocked": "blocked", "event.no_effect": "no effect now"},
        "de": {"event.blocked": "blockiert", "event.no_effect": "jetzt ohne Wirkung"}}
@@ -90,7 +91,8 @@ def order_form(state, player: str, lang: str) -> str:
     if stage == "committee_flip" and d["flip_player"] == player:
         art, fl = d["committee_article"]
         title = ed.articles[art]["title"][lang]
-        return f"# {t['flip'].format(title=title, bias=fac[ed.side(art, fl)])}\nflip: false\n"
+        return (f"# {t['flip'].format(title=title, bias=fac[ed.side(art, fl)])}\n"
+                f"flip: false        # {t['flip_as_is']}\n")
     if stage != "action" or d["players"][d["active"]] != player:
         return ""
     hand = d["hands"][player]
@@ -133,7 +135,6 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['markers'].format(n=free_markers(d, player))}")
     if free_markers(d, player) == 0:
         lines.append(f"# {t['reclaim'].format(opts=', '.join(reclaim_options(d, player)))}")
-    lines += [f"# {t['fields']}", f"# {t['choices']}", f"# {t['advance']}",
-              f"action: snub        # {t['action']}", "state:", "side:", "delegates: []", "card:",
-              "take: [1, 2, 3]", ""]
-    return "\n".join(lines)
+    lines += [f"# {t['as_is']}", f"# {t['how']}", f"take: [1, 2, 3]        # {t['take']}"]
+    lines += commented(action_examples(d, ed, player, lang, fac))
+    return "\n".join(lines + [""])

@@ -11,6 +11,11 @@ class KeepOrders(BaseModel):
     model_config = ConfigDict(extra="forbid")
     keep: list[str] = Field(default_factory=list)
 
+    @field_validator("keep", mode="before")
+    @classmethod
+    def _lower_all(cls, v):
+        return [x.strip().lower() if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+
 
 class ActionOrders(BaseModel):
     """One turn: the action, its choices, and which pool cards to take."""
@@ -35,6 +40,31 @@ class ActionOrders(BaseModel):
     @classmethod
     def _upper(cls, v):
         return v.strip().upper() if isinstance(v, str) else v
+
+    # card ids, seats, tracks and articles are lower case; a player may write them as the report prints them
+    @field_validator("card", "player", "pick", "faction", "article", mode="before")
+    @classmethod
+    def _lower(cls, v):
+        return v.strip().lower().replace(" ", "_") if isinstance(v, str) else v
+
+    @field_validator("side", mode="before")
+    @classmethod
+    def _side(cls, v):   # the German words for the two sides
+        return {"ja": "yea", "nein": "nay"}.get(v.strip().lower(), v) if isinstance(v, str) else v
+
+    @field_validator("reclaim", mode="before")
+    @classmethod
+    def _reclaim(cls, v):   # debate:federalist, committee, assembly:NJ
+        if not isinstance(v, str):
+            return v
+        room, _, where = v.strip().partition(":")
+        room = room.strip().lower()
+        return f"{room}:{where.strip().upper() if room == 'assembly' else where.strip().lower()}" if where else room
+
+    @field_validator("delegates", "targets", mode="before")
+    @classmethod
+    def _lower_all(cls, v):
+        return [x.strip().lower() if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
 
 class FlipOrders(BaseModel):
@@ -107,12 +137,10 @@ MESSAGES = {
                    "de": "Wähle eine Karte vom Ablagestapel: {choices}."},
     "event.article": {"en": "Name a resolved article: {choices}.",
                       "de": "Nenne einen abgehandelten Artikel: {choices}."},
-    "take.too_many": {"en": "You take only {need} card(s) from the draw pool; the rest of the list is ignored.",
-                      "de": "Du nimmst nur {need} Karte(n) aus dem Nachziehbereich; der Rest der Liste wird ignoriert."},
     "take.bad_position": {"en": "Draw-pool position {position} does not exist (1 to {size}) or is repeated; ignored.",
                           "de": "Position {position} im Nachziehbereich gibt es nicht (1 bis {size}) oder sie ist doppelt; ignoriert."},
-    "take.filled": {"en": "You need {need} card(s) from the draw pool; the missing ones are taken from the lowest free positions.",
-                    "de": "Du brauchst {need} Karte(n) aus dem Nachziehbereich; fehlende werden von den niedrigsten freien Positionen genommen."},
+    "take.filled": {"en": "You need {cards} from the draw pool; the missing ones are taken from the lowest free positions.",
+                    "de": "Du brauchst {cards} aus dem Nachziehbereich; fehlende werden von den niedrigsten freien Positionen genommen."},
     "reclaim.unknown": {"en": "You have no marker at {where}; if one is needed, the first of: {choices}.",
                         "de": "Du hast keinen Marker bei {where}; falls nötig, wird der erste genommen von: {choices}."},
 }

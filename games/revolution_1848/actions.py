@@ -7,7 +7,6 @@ Problems are tuples (code, params) phrased by ``orders.MESSAGES``.
 from __future__ import annotations
 
 from .edition import PARTIES
-from .state import PUSHES_PER_TRICK
 from .table import assign_armies, evaluate, owner_of
 
 
@@ -38,7 +37,9 @@ def condition_problems(d: dict, ed, p: str, cond: dict | None) -> list:
     return out
 
 
-def _target_problems(d, ed, p, eff, step) -> list:
+def _target_problems(d, ed, p, eff, step, table: bool = True) -> list:
+    """Why the step's target does not fit; ``table=False`` asks only what no table can
+    change (a commander, a party, a side of players), for a step that could never run."""
     t = d["trick"]
     kind = eff["do"]
     if kind == "none":
@@ -60,10 +61,12 @@ def _target_problems(d, ed, p, eff, step) -> list:
     pid = step.get("on")
     if pid is None:
         return [] if eff.get("optional") else [("target.missing", {})]
-    owner = owner_of(t, pid)
-    if owner is None:
+    owner = owner_of(t, pid) if table else None
+    if table and owner is None:
         return [("target.not_on_table", {"card": pid})]
-    person = ed.persons[pid]
+    person = ed.persons.get(pid)
+    if person is None:
+        return [("card.unknown", {"card": pid})]
     if kind == "commander_value":
         if person.flag not in eff["flags"]:
             return [("target.flag", {"card": pid, "flags": ", ".join(eff["flags"])})]
@@ -73,9 +76,18 @@ def _target_problems(d, ed, p, eff, step) -> list:
     if kind == "person_value" and person.party not in eff["parties"]:
         return [("target.party", {"card": pid, "parties": ", ".join(eff["parties"])})]
     side = eff.get("side", "any")
-    if (side == "own" and owner != p) or (side == "other" and owner == p):
+    if table and ((side == "own" and owner != p) or (side == "other" and owner == p)):
         return [("target.side", {"side": side})]
     return []
+
+
+def never_problems(d: dict, ed, p: str, step) -> list:
+    """Why ``step`` can never run, whatever the table (a Zusatzkarte aimed at a commander)."""
+    card = step.get("play") if isinstance(step, dict) else None
+    z = ed.zusatz.get(card)
+    if z is None or z.is_army:
+        return []
+    return _target_problems(d, ed, p, z.effect, step, table=False)
 
 
 def step_problems(d: dict, ed, p: str, step) -> list:
@@ -87,10 +99,8 @@ def step_problems(d: dict, ed, p: str, step) -> list:
     hand = d["hands"][p]
     if step.get("push") is not None:
         card = step["push"]
-        if card not in hand:
+        if card not in hand:   # no limit per trick (seed B2): each push spends a hand card, so a trick still ends
             probs.append(("card.not_in_hand", {"card": card}))
-        if t["pushed"].count(p) >= PUSHES_PER_TRICK:
-            probs.append(("push.used", {}))
         return probs
     card = step.get("play")
     if card not in hand:

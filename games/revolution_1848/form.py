@@ -13,23 +13,34 @@ FLAG = {"de": {"A": "Österreich", "P": "Preußen", "B": "Bund"}, "en": {"A": "A
 
 T = {
     "de": {"draw": "Nachziehen: eine Karte nach Wahl — person (Personenkarte) oder zusatz (Zusatzkarte).",
-           "hand": "Deine Hand:", "now": "Jetzt möglich (wenn du dran bist):", "none": "(nichts)",
-           "ablauf": "Es geht um {card} „{name}“.", "standing": "So wie der Tisch liegt: {what}",
+           "draw_as_is": "so zurückgeschickt: du ziehst {kind}",
+           "hand": "Deine Hand:", "ablauf": "Es geht um {card} „{name}“.", "standing": "So wie der Tisch liegt: {what}",
            "win": "Stich an {p} ({party})", "patt": "Patt", "empty": "noch leer",
-           "plan": "Ein Plan für diesen Stich: Schritte der Reihe nach; der erste ausführbare wird jedes Mal ausgeführt, wenn du dran bist.",
-           "forms": "Schritte: pass | ask (frag mich) | {play: PE09} | {play: Z08, on: PE09} | {play: Z12, player: NAME} | {play: Z29, to: NAME} | {push: Z05}",
-           "cond": "Bedingung je Schritt: if: {answered: L}  (Partei, Karte oder army seit deinem letzten Zug) | if: {winning: false}",
-           "drawpref": "draw: person | zusatz  — deine Wahl beim Nachziehen nach diesem Stich (falls du eine hast)",
-           "push": "schieben: eine beliebige Handkarte, einmal je Stich", "card": "KARTE"},
+           "plan": "Ein Plan für diesen Stich: Schritte von oben nach unten; jedes Mal, wenn du dran bist, wird "
+                   "der erste ausführbare ausgeführt. Ein Schritt mit if: wartet, bis seine Bedingung eintritt.",
+           "as_is": "So zurückgeschickt, passt du (bis eine Armee oder eine Sturmglocke dich zurückholt).",
+           "how": "Um etwas anderes zu tun, lösche bei einem Schritt unten das Zeichen # und das Leerzeichen danach"
+                  " (die Einrückung bleibt); Schritte, die du nicht willst, bleiben so.",
+           "now": "jetzt möglich", "later": "erst, wenn {card} ausliegt", "army_to": "Armee; to: wer sie bei "
+           "Gleichstand zweier Heerführer bekommt", "push": "schieben: Karte verdeckt unter ihren Stapel, du bleibst im Spiel",
+           "if_answered": "nur, wenn seit deinem letzten Zug jemand Liberale (L) gespielt hat "
+                          "(oder RR, DL, R, eine Karte, army)",
+           "if_winning": "nur, wenn du den Stich gerade nicht gewinnst", "ask": "frag mich, statt weiterzuplanen",
+           "pass": "passen", "drawpref": "deine Wahl beim Nachziehen nach diesem Stich (person oder zusatz)"},
     "en": {"draw": "Drawing: one card of your choice — person (person card) or zusatz (Zusatzkarte).",
-           "hand": "Your hand:", "now": "Possible now (when your play comes up):", "none": "(nothing)",
-           "ablauf": "At stake: {card} \"{name}\".", "standing": "As the table lies: {what}",
+           "draw_as_is": "sent back as it is: you draw {kind}",
+           "hand": "Your hand:", "ablauf": "At stake: {card} \"{name}\".", "standing": "As the table lies: {what}",
            "win": "trick to {p} ({party})", "patt": "stalemate (Patt)", "empty": "still empty",
-           "plan": "A plan for this trick: steps in order; each time your play comes up the first one that can run is carried out.",
-           "forms": "Steps: pass | ask | {play: PE09} | {play: Z08, on: PE09} | {play: Z12, player: NAME} | {play: Z29, to: NAME} | {push: Z05}",
-           "cond": "Condition on a step: if: {answered: L}  (party, card or army since your last play) | if: {winning: false}",
-           "drawpref": "draw: person | zusatz  — your choice when drawing after this trick (if you have one)",
-           "push": "push: any hand card, once per trick", "card": "CARD"},
+           "plan": "A plan for this trick: steps from top to bottom; each time your play comes up the first one "
+                   "that can run is carried out. A step with if: waits until its condition holds.",
+           "as_is": "Sent back as it is, this form passes (until an army or an alarm bell brings you back).",
+           "how": "To do something else, delete the # and the space after it in front of a step below (keep the"
+                  " indentation); steps you do not want stay as they are.",
+           "now": "possible now", "later": "once {card} lies on the table", "army_to": "army; to: who gets it when "
+           "two commanders tie", "push": "push: the card face down under its stack, you stay in",
+           "if_answered": "only if someone played Liberals (L) since your last play (or RR, DL, R, a card, army)",
+           "if_winning": "only if you are not winning the trick now", "ask": "ask me instead of planning further",
+           "pass": "pass", "drawpref": "your choice when drawing after this trick (person or zusatz)"},
 }
 
 
@@ -40,6 +51,45 @@ def label(ed, cid, lang) -> str:
         return f"{cid} {p.name} ({PARTY[lang][p.party]} {p.value}{mil})"
     z = ed.zusatz[cid]
     return f"{cid} {z.name}: {z.text[lang]}"
+
+
+def _targets(d, ed, p, card) -> list[dict]:
+    """Steps that play ``card`` with a target its effect takes, now or once a person lies out."""
+    z = ed.zusatz.get(card)
+    if z is not None and z.is_army:
+        other = next((q for q in d["players"] if q != p), p)
+        return [{"play": card}, {"play": card, "to": other}]
+    if z is None or z.effect["do"] == "none":
+        return [{"play": card}]
+    if z.effect["do"] == "party_value":
+        side = z.effect.get("side", "any")
+        q = p if side in ("own", "any") else next((x for x in d["players"] if x != p), p)
+        return [{"play": card, "player": q, "party": z.effect.get("party") or PARTIES[0]}]
+    table = [c for q in d["players"] for c in d["trick"]["persons"][q]]
+    own = [c for c in d["hands"][p] if c in ed.persons]
+    out = [{"play": card, "on": c} for c in table + own]
+    return ([{"play": card}] if z.effect.get("optional") else []) + out
+
+
+def examples(d, ed, p) -> list[tuple[dict | str, str]]:
+    """Every shape a step may take, as (step, what it does), each one the referee accepts."""
+    from .rules import static_problems
+    out: list[tuple[dict | str, str]] = []
+    for card in dict.fromkeys(d["hands"][p]):
+        shown, limit = 0, 2 if card in ed.zusatz and ed.zusatz[card].is_army else 1
+        for step in _targets(d, ed, p, card):
+            if static_problems(d, ed, p, step, "") or shown >= limit:
+                continue
+            out.append((step, "now" if not step_problems(d, ed, p, step) else step.get("on") or ""))
+            shown += 1
+    if d["hands"][p]:
+        out.append(({"push": d["hands"][p][0]}, "push"))
+    plays = [s for s, _ in out if isinstance(s, dict) and "play" in s]
+    if plays:
+        out.append(({**plays[0], "if": {"answered": "L"}}, "if_answered"))
+        out.append(({**plays[0], "if": {"winning": False}}, "if_winning"))
+    out.append(("ask", "ask"))
+    return out
 
 
 def legal_now(d, ed, p) -> list[dict]:
@@ -58,13 +108,28 @@ def legal_now(d, ed, p) -> list[dict]:
             if z.effect.get("optional"):
                 cands.append({"play": card})
         out += [c for c in cands if not step_problems(d, ed, p, c)]
-    if d["hands"][p] and not step_problems(d, ed, p, {"push": d["hands"][p][0]}):
-        out.append({"push": None})
     return out
 
 
 def _flow(step: dict) -> str:
-    return "{" + ", ".join(f"{k}: {v}" for k, v in step.items()) + "}"
+    parts = []
+    for k, v in step.items():
+        if isinstance(v, dict):
+            v = _flow(v)
+        elif isinstance(v, bool):
+            v = "true" if v else "false"
+        parts.append(f"{k}: {v}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _note(t: dict, step, what: str) -> str:
+    if isinstance(step, dict) and "to" in step:
+        return t["army_to"]
+    if what == "now":
+        return t["now"]
+    if what in t:
+        return t[what]
+    return t["later"].format(card=what) if what else ""
 
 
 def order_form(state, player: str, lang: str) -> str:
@@ -74,7 +139,8 @@ def order_form(state, player: str, lang: str) -> str:
     if player not in d["awaiting"] or d["stage"] == "over":
         return ""
     if d["stage"] == "draw":
-        return f"# {t['draw']}\ndraw: {default_draw(d, ed, player)}\n"
+        kind = default_draw(d, ed, player)
+        return f"# {t['draw']}\ndraw: {kind}        # {t['draw_as_is'].format(kind=kind)}\n"
     lines = []
     if d["ablauf"]:
         lines.append(f"# {t['ablauf'].format(card=d['ablauf'][0], name=ed.ablauf[d['ablauf'][0]]['name'])}")
@@ -84,12 +150,11 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['standing'].format(what=what)}")
     lines.append(f"# {t['hand']}")
     lines += [f"#   {label(ed, c, lang)}" for c in d["hands"][player]]
-    lines.append(f"# {t['now']}")
-    legal = legal_now(d, ed, player)
-    for s in legal:
-        lines.append(f"#   - {{push: {t['card']}}}   ({t['push']})" if "push" in s else f"#   - {_flow(s)}")
-    if not legal:
-        lines.append(f"#   {t['none']}")
-    lines += [f"# {t['plan']}", f"# {t['forms']}", f"# {t['cond']}"]
-    lines += [f"# {t['drawpref']}", "steps:", "  - pass", ""]
+    lines += [f"# {t['plan']}", f"# {t['as_is']}", f"# {t['how']}", "steps:"]
+    shown = [(_flow(s) if isinstance(s, dict) else s, _note(t, s, w)) for s, w in examples(d, ed, player)]
+    width = max(len(s) for s, _ in shown) + 2
+    lines += [f"  # - {s.ljust(width)}# {note}".rstrip() for s, note in shown]
+    draw = f"# draw: {default_draw(d, ed, player)}"
+    lines += [f"  - pass{' ' * (width - 2)}# {t['pass']}",
+              f"{draw}{' ' * max(6 + width - len(draw), 1)}# {t['drawpref']}", ""]
     return "\n".join(lines)

@@ -9,6 +9,20 @@ from referee.game_api.contract import PLAN_MESSAGES
 
 ID = Field(None, max_length=24)
 WORDS = {"pass": "pass", "passen": "pass", "ask": "ask", "frag": "ask", "fragen": "ask", "frage": "ask"}
+# a step's keys in German, read as the English ones (``spielen: PE34`` is ``play: PE34``)
+KEYS = {"spielen": "play", "spiele": "play", "schieben": "push", "schiebe": "push", "auf": "on",
+        "spieler": "player", "partei": "party", "an": "to", "zu": "to", "wenn": "if", "falls": "if"}
+COND_KEYS = {"geantwortet": "answered", "antwort": "answered", "gewinne": "winning", "gewinnt": "winning"}
+
+
+def _english_keys(v, words: dict):
+    if not isinstance(v, dict):
+        return v
+    out = {}
+    for k, x in v.items():
+        name = words.get(k.strip().lower(), k) if isinstance(k, str) else k
+        out[name if name not in v and name not in out else k] = x
+    return out
 
 
 def _norm_id(v):
@@ -21,6 +35,11 @@ class Condition(BaseModel):
     model_config = ConfigDict(extra="forbid")
     answered: str | None = ID
     winning: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _german(cls, v):
+        return _english_keys(v, COND_KEYS)
 
     @field_validator("answered")
     @classmethod
@@ -40,6 +59,11 @@ class Step(BaseModel):
     to: str | None = Field(None, max_length=64)
     if_: Condition | None = Field(None, alias="if")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _german(cls, v):
+        return _english_keys(v, KEYS)
+
     @field_validator("play", "push", "on", mode="before")
     @classmethod
     def _ids(cls, v):
@@ -50,11 +74,10 @@ class Step(BaseModel):
     def _party(cls, v):
         return _norm_id(v)
 
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.play is None) == (self.push is None):
-            raise ValueError("a step names either play: or push: (or is pass / ask)")
-        return self
+    @field_validator("player", "to", mode="before")
+    @classmethod
+    def _seat(cls, v):   # seats are lower case, as the referee stores them
+        return v.strip().lower() if isinstance(v, str) else v
 
     def as_data(self) -> dict:
         out = {k: v for k, v in (("play", self.play), ("push", self.push), ("on", self.on),
@@ -116,7 +139,10 @@ MESSAGES.update({
     "step.fields": {"de": "{card}: {field} passt nicht zu dieser Karte.", "en": "{card}: {field} does not fit this card."},
     "play.opening": {"de": "Solange keine Person ausliegt, gehen nur Personen und Armeen.",
                      "en": "Until a person lies on the table, only persons and armies may be played."},
-    "push.used": {"de": "Du hast in diesem Stich schon einmal geschoben.", "en": "You have already pushed once this trick."},
+    "step.kind": {"de": "Ein Schritt nennt entweder play: (ausspielen) oder push: (schieben), oder er ist pass bzw. ask.",
+                  "en": "A step names either play: or push:, or it is pass or ask."},
+    "step.never": {"de": "Dieser Schritt kann in diesem Stich nie ausgeführt werden: {why}",
+                   "en": "This step can never be carried out this trick: {why}"},
     "target.missing": {"de": "Diese Karte braucht ein Ziel (on: Person).", "en": "This card needs a target (on: person)."},
     "target.not_on_table": {"de": "{card} liegt nicht aus.", "en": "{card} is not on the table."},
     "target.commander": {"de": "{card} ist ein Heerführer; Zusatzkarten treffen keine Heerführer.",

@@ -24,13 +24,15 @@ WORDS = {
            "army": "Armee", "points": "Punkte", "tallies": "Notiert je Partei", "total": "Summe",
            "won": "Gewonnene Ablaufkarten", "cards": "Zusatzkarten im Spiel", "standing": "So liegt der Stich",
            "none": "—", "patt": "Patt", "to": "an", "over": "Spielende", "winner": "Sieg", "score": "Punkte",
-           "void": "ungültig", "left": "Ablaufkarten übrig"},
+           "void": "ungültig", "left": "Ablaufkarten übrig", "last": "So endete der letzte Stich",
+           "empty_trick": "leerer Stich"},
     "en": {"turn": "turn", "trick": "trick", "stake": "At stake", "to_play": "to play", "table": "Table",
            "hand": "hand", "persons": "persons", "zusatz": "zusatz", "passed": "passed", "empty": "still empty",
            "army": "Army", "points": "points", "tallies": "Noted by party", "total": "Total",
            "won": "Ablaufkarten won", "cards": "Zusatzkarten in play", "standing": "How the trick stands",
            "none": "—", "patt": "stalemate", "to": "to", "over": "Game over", "winner": "won by", "score": "score",
-           "void": "void", "left": "Ablaufkarten left"},
+           "void": "void", "left": "Ablaufkarten left", "last": "How the last trick ended",
+           "empty_trick": "empty trick"},
 }
 
 
@@ -83,7 +85,7 @@ def _player(svg: Svg, p: dict, table: dict, pub: dict, w: dict, party: dict, lan
         for k, person in enumerate(here["persons"][:5]):
             y = top + 68 + k * 15
             mark = f" ({person['flag']})" if person["flag"] else ""
-            svg.text(x + 2, y, fit(person["name"] + mark, col - 24, 10), 10)
+            svg.text(x + 2, y, fit(person["name"] + mark, col - 34, 10), 10)   # a clear gap before the value
             svg.text(x + col - 14, y, person["value"], 10, bold=True, anchor="end")
     armies = table.get("armies") or []
     line = ", ".join(f"{pub['cards'].get(a['card'], {}).get('name', a['card'])}"
@@ -146,14 +148,17 @@ def wrap(items: list[str], width: float, size: float, lines: int) -> list[str]:
 
 def _trick(svg: Svg, pub: dict, w: dict, party: dict, lang: str, top: float, bottom: float) -> None:
     width = WIDTH - RIGHT - 10
-    _box(svg, RIGHT, top, width, bottom - top, w["standing"])
     st = pub["standing"] or pub["last_result"]
+    # between tricks the table is cleared: the box tells how the last one ended, not a table that is not there
+    _box(svg, RIGHT, top, width, bottom - top, w["standing"] if pub["standing"] else w["last"])
     y = top + 44
     if st:
         if st.get("result") == "win":
             text = f"{w['trick']} {w['to']} {st['winner']} ({party.get(st['party'], st['party'])})"
-        else:
+        elif st.get("result") == "patt":
             text = w["patt"]
+        else:
+            text = w["empty"] if pub["standing"] else w["empty_trick"]
         svg.text(RIGHT + 12, y, fit(text, width - 24, 12), 12)
         y += 24
     if pub["outcome"] and pub["outcome"].get("scores"):

@@ -3,7 +3,7 @@ benchmark): short plans of plays, pushes, conditions and passes, every choice
 drawn from the ``Rng`` given, in sorted order."""
 from __future__ import annotations
 
-from .actions import step_problems
+from .actions import never_problems, step_problems
 from .edition import PARTIES
 
 
@@ -41,6 +41,8 @@ def random_orders(state, player: str, rng) -> dict:
         if roll < 0.7 and hand:
             card = rng.choice(hand)
             step = _step(d, ed, player, card, rng)
+            if never_problems(d, ed, player, step):   # refused at submission: a player would not send it
+                continue
             if rng.below(5) == 0:
                 step["if"] = rng.choice([{"answered": rng.choice(list(PARTIES) + ["army"])},
                                          {"winning": bool(rng.below(2))}])

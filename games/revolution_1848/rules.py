@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow_plan, plan_preview
 
-from .actions import step_problems
+from .actions import never_problems, step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
 from .picture import STANDINGS_MESSAGES
@@ -23,16 +23,18 @@ def _problem(code, params, where="", severity="error") -> Problem:
     return Problem(code, where, severity, dict(params), MESSAGES.get(code, {}).get("en", code))
 
 
-def _why(probs) -> str:
-    """A failed step's reasons, German first (the game's language) then English."""
-    texts = []
-    for p in probs:
-        m = MESSAGES.get(p.code, {})
-        try:
-            texts.append(f"{m.get('de', p.code).format(**p.params)} / {m.get('en', p.code).format(**p.params)}")
-        except (KeyError, IndexError, ValueError):
-            texts.append(p.code)
-    return "; ".join(texts)
+def _why(probs) -> dict[str, str]:
+    """A failed step's reasons in each language (``phrase`` picks the reader's)."""
+    out = {}
+    for lang in ("de", "en"):
+        texts = []
+        for p in probs:
+            try:
+                texts.append(MESSAGES.get(p.code, {}).get(lang, p.code).format(**p.params))
+            except (KeyError, IndexError, ValueError):
+                texts.append(p.code)
+        out[lang] = "; ".join(texts)
+    return out
 
 
 def _fields(ed, card) -> set:
@@ -43,6 +45,42 @@ def _fields(ed, card) -> set:
     if z.is_army:
         return {"to"}
     return {"party_value": {"player", "party"}, "none": set()}.get(z.effect["do"], {"on"})
+
+
+def static_problems(d, ed, player, step, where) -> list[Problem]:
+    """A step's problems that no course of the trick can mend (unknown or foreign cards,
+    fields the card does not take, a target it can never have): refused at submission."""
+    if isinstance(step, str):
+        return []
+    if (step.get("play") is None) == (step.get("push") is None):
+        return [_problem("step.kind", {}, where)]
+    out = []
+    card = step.get("play") or step.get("push")
+    cards = [*ed.persons, *ed.zusatz]
+    if card not in cards:   # placed at the card, where a did-you-mean can read what was written
+        return [_problem("card.unknown", {"card": card, "choices": cards},
+                         f"{where}.{'play' if step.get('play') else 'push'}")]
+    if card not in d["hands"][player]:
+        out.append(_problem("card.not_in_hand", {"card": card}, where))
+    if step.get("on") is not None and step["on"] not in ed.persons:
+        out.append(_problem("card.unknown", {"card": step["on"], "choices": list(ed.persons)}, where + ".on"))
+    for k in ("player", "to"):
+        if step.get(k) is not None and step[k] not in d["players"]:
+            out.append(_problem("player.unknown", {"player": step[k], "choices": ", ".join(d["players"])},
+                                f"{where}.{k}"))
+    ans = (step.get("if") or {}).get("answered")
+    if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
+        out.append(_problem("card.unknown", {"card": ans, "choices": ["army", *PARTIES, *cards]}, where + ".if.answered"))
+    allowed = _fields(ed, card) if step.get("play") else set()
+    for k in ("on", "player", "party", "to"):
+        if step.get(k) is not None and k not in allowed:
+            out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
+    if not out:
+        never = never_problems(d, ed, player, step)
+        if never:
+            why = _why([_problem(c, pr) for c, pr in never])
+            out.append(_problem("step.never", {"why": why}, where + (".on" if step.get("on") else "")))
+    return out
 
 
 # the game's messages with the standings' labels
@@ -130,29 +168,8 @@ class Revolution1848:
         return out
 
     def _static(self, d, ed, player, step, where) -> list[Problem]:
-        if isinstance(step, str):
-            return []
-        out = []
-        card = step.get("play") or step.get("push")
-        known = card in ed.persons or card in ed.zusatz
-        if not known:
-            return [_problem("card.unknown", {"card": card}, where)]
-        if card not in d["hands"][player]:
-            out.append(_problem("card.not_in_hand", {"card": card}, where))
-        if step.get("on") is not None and step["on"] not in ed.persons:
-            out.append(_problem("card.unknown", {"card": step["on"]}, where + ".on"))
-        for k in ("player", "to"):
-            if step.get(k) is not None and step[k] not in d["players"]:
-                out.append(_problem("player.unknown", {"player": step[k], "choices": ", ".join(d["players"])},
-                                    f"{where}.{k}"))
-        ans = (step.get("if") or {}).get("answered")
-        if ans is not None and ans != "army" and ans not in PARTIES and ans not in ed.persons and ans not in ed.zusatz:
-            out.append(_problem("card.unknown", {"card": ans}, where + ".if"))
-        allowed = _fields(ed, card) if step.get("play") else set()
-        for k in ("on", "player", "party", "to"):
-            if step.get(k) is not None and k not in allowed:
-                out.append(_problem("step.fields", {"card": card, "field": k}, f"{where}.{k}"))
-        return out
+        return static_problems(d, ed, player, step, where)
+
 
     # --- resolution ----------------------------------------------------------------
     def resolve(self, state: State, orders: Mapping, rng: Rng) -> Resolution:

@@ -15,7 +15,6 @@ from .edition import PARTIES, edition_for
 
 HAND_MAX = 6          # seed: "bis er maximal 6 Handkarten hält"
 DRAW_MAX = 2          # seed: "maximal 2 Personenkarten und 2 Zusatzkarten"
-PUSHES_PER_TRICK = 1  # RULES A7: a trick must end
 PATT_LIMIT = 4        # RULES A7: the fourth Patt in a row sets the Ablaufkarte aside
 TO_WIN = {2: 6, 3: 5, 4: 4}   # seed: "Bei „vier“ ist Schluß"
 

@@ -111,6 +111,10 @@ def walk(d, ed, log) -> None:
             return
         choice = follow_plan(plan, lambda s, p=p: [_P(c) for c, _ in step_problems(d, ed, p, s)])
         skipped = [_skipped(d, ed, p, plan[i]) for i, _ in choice.failed]
+        # a step with a condition waits for it ("answer when X happens"), for the whole trick
+        waiting = [plan[i] for i, _ in choice.failed if _waits(d, p, plan[i])]
+        for entry, (i, _) in zip(skipped, choice.failed, strict=True):
+            entry["kept"] = _waits(d, p, plan[i])
         if choice.index is None:
             d["plans"][p] = None
             log.append(("plan_stopped", {"player": p, "asked": choice.asked, "skipped": skipped}, (p,)))
@@ -119,12 +123,19 @@ def walk(d, ed, log) -> None:
             return
         if skipped:
             log.append(("plan_skipped", {"player": p, "skipped": skipped}, (p,)))
-        d["plans"][p] = list(choice.rest)
+        d["plans"][p] = waiting + list(choice.rest)
         do_step(d, ed, p, plan[choice.index], log)
         t["seen"][p] = len(t["plays"])
         if p not in t["passed"]:
             t["actor"] = (t["actor"] + 1) % len(players)
     raise RuntimeError("trick did not end")   # unreachable by the bounds in RULES A7
+
+
+def _waits(d, p, step) -> bool:
+    """A step that did not run stays in the plan if it has a condition and its card is still in hand."""
+    if not isinstance(step, dict) or not step.get("if"):
+        return False
+    return (step.get("play") or step.get("push")) in d["hands"][p]
 
 
 def _skipped(d, ed, p, step) -> dict:

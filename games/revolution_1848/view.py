@@ -48,7 +48,8 @@ def public_view(state) -> dict:
     stage = d["stage"]
     return {
         "edition": ed.title, "cards": catalogue(ed), "stage": stage, "turn": d["turn"],
-        "trick": d["tricks"], "patts": d["patts"],
+        # between tricks (the draw) the number is the coming trick's, as is the Ablaufkarte shown
+        "trick": d["tricks"] + (1 if stage == "draw" else 0), "patts": d["patts"],
         "ablauf": ({"id": d["ablauf"][0], "name": ed.ablauf[d["ablauf"][0]]["name"]} if d["ablauf"] else None),
         "ablauf_left": len(d["ablauf"]), "set_aside": list(d["set_aside"]),
         "opener": players[t["opener"]],

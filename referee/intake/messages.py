@@ -69,6 +69,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "Prüfe Zeile {line} bei Spalte {column}: Einrückung, ein fehlender ':' oder eine "
                "nicht geschlossene Klammer oder ein Anführungszeichen."),
     },
+    "yaml.reserved": {
+        "en": ("A value that starts with '{char}' must be written in quotes.",
+               "Write line {line} like this: {fixed}"),
+        "de": ("Ein Wert, der mit '{char}' beginnt, muss in Anführungszeichen stehen.",
+               "Schreibe Zeile {line} so: {fixed}"),
+    },
     "yaml.alias": {
         "en": ("Anchors and aliases ('&name', '*name') are not accepted.",
                "Write every value out in full; check line {line}."),

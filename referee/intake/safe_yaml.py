@@ -182,12 +182,36 @@ def _syntax(err: yaml.YAMLError, text: str | None = None, max_depth: int = MAX_D
         mark = context_mark
     if isinstance(err, yaml.reader.ReaderError):
         problem = "special characters are not allowed"
+    if problem.startswith("found character that cannot start any token") and mark is not None and text:
+        quoted = _quoted(text, mark.line, mark.column)
+        if quoted is not None:
+            return YamlRefused("yaml.reserved", mark.line, mark.column, quoted)
     problem_de = _PROBLEMS_DE.get(problem)
     if problem_de is None:
         problem_de = next((de for en, de in _PROBLEMS_DE.items() if problem.startswith(en)), problem)
     line = mark.line if mark is not None else None
     column = mark.column if mark is not None else None
     return YamlRefused("yaml.syntax", line, column, {"problem": problem, "problem_de": problem_de})
+
+
+RESERVED = "@`%"   # characters YAML keeps for itself at the start of a plain value
+
+
+def _quoted(text: str, line: int, column: int) -> dict | None:
+    """For a value starting with a reserved character (``player: @gm``): the character
+    and the line with that value in double quotes, as the player should write it."""
+    lines = text.split("\n")
+    if line >= len(lines) or column >= len(lines[line]) or lines[line][column] not in RESERVED:
+        return None
+    row = lines[line]
+    before, rest = row[:column], row[column:]
+    in_flow = before.count("[") + before.count("{") > before.count("]") + before.count("}")
+    stop = re.search(r"[,\]}]|\s#" if in_flow else r"\s#", rest)
+    end = stop.start() if stop else len(rest)
+    value = rest[:end].rstrip()
+    tail = rest[len(value):]
+    fixed = before + '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"' + tail
+    return {"char": row[column], "fixed": fixed.strip()}
 
 
 def _check_depth_by_events(text: str, max_depth: int) -> None:
@@ -315,3 +339,25 @@ def load_checked(text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
 def load(text: str, **limits: Any) -> Any:
     """``safe_load`` with the limits and scalar rules above (for match files too)."""
     return load_checked(text, **limits).data
+
+
+class EchoDumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.representer.SafeRepresenter,
+                 StrictResolver):
+    """Writes YAML as this loader reads it: ``on``, ``yes``, ``no`` stay plain words
+    (PyYAML's own dumper quotes them as the booleans YAML 1.1 made of them)."""
+
+    def __init__(self, stream, default_style=None, default_flow_style=False, canonical=None, indent=None,
+                 width=None, allow_unicode=None, line_break=None, encoding=None, explicit_start=None,
+                 explicit_end=None, version=None, tags=None, sort_keys=True):
+        yaml.emitter.Emitter.__init__(self, stream, canonical=canonical, indent=indent, width=width,
+                                      allow_unicode=allow_unicode, line_break=line_break)
+        yaml.serializer.Serializer.__init__(self, encoding=encoding, explicit_start=explicit_start,
+                                            explicit_end=explicit_end, version=version, tags=tags)
+        yaml.representer.SafeRepresenter.__init__(self, default_style=default_style,
+                                                  default_flow_style=default_flow_style, sort_keys=sort_keys)
+        StrictResolver.__init__(self)
+
+
+def dump(data: Any) -> str:
+    """``data`` as a player writes it back (block style, in order, plain words unquoted)."""
+    return yaml.dump(data, Dumper=EchoDumper, allow_unicode=True, sort_keys=False)

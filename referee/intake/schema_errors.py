@@ -58,9 +58,25 @@ _TEXTS: dict[str, tuple[str, str]] = {
 }
 
 
-def _show(value: Any) -> str:
-    text = str(value)
+def flow(value: Any, depth: int = 0) -> str:
+    """A value as the player would write it in YAML flow style (``{buy: {column: 2}}``),
+    never Python's repr of it; cut short after 60 characters."""
+    if depth > 4:
+        text = "..."
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{flow(k, depth + 1)}: {flow(v, depth + 1)}" for k, v in value.items()) + "}"
+    elif isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(flow(v, depth + 1) for v in value) + "]"
+    elif isinstance(value, bool):
+        text = "true" if value else "false"
+    elif value is None:
+        text = "null"
+    else:
+        text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+_show = flow
 
 
 def _german_list(text: str) -> str:

@@ -32,8 +32,16 @@ def check_file(ref, path: Path, lang: str | None = None) -> tuple[list[str], boo
     said = _said(problems, stage_lang, doc.source)
     ok = not any(getattr(p, "severity", "error") == "error" for p in problems)
     if ok:
-        said.append(f"ok: the orders for stage {stage} would be accepted (the key is checked when the mail comes)")
+        said.append(_WORDS.get(stage_lang, _WORDS["en"])["ok"].format(stage=stage))
     return said, ok
+
+
+# every line of the answer in the one language of the problems
+_WORDS = {"en": {"warning": "warning", "error": "error",
+                 "ok": "ok: the orders for stage {stage} would be accepted (the key is checked when the mail comes)"},
+          "de": {"warning": "Warnung", "error": "Fehler",
+                 "ok": "ok: die Befehle für die Phase {stage} würden angenommen (der Schlüssel wird geprüft, "
+                       "wenn die Mail kommt)"}}
 
 
 def _against_match(ref, env, doc, asked):
@@ -66,5 +74,6 @@ def _against_match(ref, env, doc, asked):
 
 
 def _said(problems, lang: str, source: str | None) -> list[str]:
-    return [f"{'warning' if getattr(p, 'severity', 'error') == 'warning' else 'error'}: {describe(p, lang, source)}"
+    words = _WORDS.get(lang, _WORDS["en"])
+    return [f"{words['warning' if getattr(p, 'severity', 'error') == 'warning' else 'error']}: {describe(p, lang, source)}"
             for p in problems]

@@ -81,8 +81,8 @@ def test_schema_errors_are_phrased_for_players_in_both_languages():
     _, problems = run("  action: vote\n  state: PA\n  delegates: [ingersoll]\n  take: [x]\n")
     by_code = {p.code: p for p in problems}
     literal = by_code["orders.literal_error"]
-    assert literal.text["en"] == "'vote' is not one of the allowed values: 'declare_vote' or 'snub'."
-    assert literal.text["de"] == "'vote' ist keiner der erlaubten Werte: 'declare_vote' oder 'snub'."
+    assert literal.text["en"] == "'vote' is not one of the allowed values: declare_vote or snub."
+    assert literal.text["de"] == "'vote' ist keiner der erlaubten Werte: declare_vote oder snub."
     assert by_code["orders.missing"].text == {"en": "'side' is missing.", "de": "'side' fehlt."}
     assert by_code["orders.int_parsing"].text["de"] == "'take #1' muss eine ganze Zahl sein, nicht 'x'."
     assert literal.column == 11 and literal.snippet == "  action: vote"

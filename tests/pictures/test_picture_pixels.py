@@ -17,7 +17,7 @@ from referee.pictures import board as pictures
 from referee.pictures import font_faces, glyphs
 
 BOARDS = {"demo-founding_fathers": (1, 30, 84), "demo-perricumer_ratsspiel": (1, 8),
-          "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 99)}
+          "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 75)}
 SVG = "{http://www.w3.org/2000/svg}"
 
 

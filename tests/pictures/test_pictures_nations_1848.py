@@ -12,7 +12,7 @@ from referee_games.revolution_1848 import RULES as R1848
 
 ND = SAMPLES / "demo-nations_dice"
 RV = SAMPLES / "demo-revolution_1848"
-ND_TURNS, RV_TURNS = (3, 12, 25), (5, 50, 99)
+ND_TURNS, RV_TURNS = (3, 12, 25), (5, 50, 75)
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +127,7 @@ def test_1848_tallies_per_player_and_party_totals(revolution):
 
 
 def test_1848_ablaufkarten_won_per_player(revolution):
-    view = revolution[99]
+    view = revolution[75]
     pub = view["public"]
     drawn = texts(R1848.picture(view, "en"))
     for p in pub["players"]:
@@ -151,8 +151,8 @@ def test_1848_no_hand_is_drawn():
 
 def test_1848_standings_are_points_noted_ablaufkarten_and_final_score(revolution):
     st = R1848.standings(revolution[50])
-    assert st == {"noted": {"ada": 8, "bert": 14, "cleo": 6}, "ablauf": {"ada": 2, "bert": 2, "cleo": 1}}
-    assert R1848.standings(revolution[99])["score"] == {"ada": 0, "bert": 3, "cleo": 7}
+    assert st == {"noted": {"ada": 9, "bert": 13, "cleo": 35}, "ablauf": {"ada": 1, "bert": 1, "cleo": 3}}
+    assert R1848.standings(revolution[75])["score"] == {"ada": 0, "bert": 0, "cleo": 9}
 
 
 # --- both: to PNG ------------------------------------------------------------------

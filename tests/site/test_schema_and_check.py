@@ -104,3 +104,15 @@ def test_check_refuses_a_huge_file_unread(match, capsys):
     (folder / "huge.yaml").write_text("match: check-test\n" + "#" * 300_000 + "\n")
     assert main(["check", str(folder / "huge.yaml")]) == 1
     assert capsys.readouterr().out.startswith("error:")
+
+
+def test_issue33_item3_check_speaks_the_one_language_asked(match, capsys):
+    folder, state, rules = match
+    capsys.readouterr()
+    dealt = state.d["dealt"]["jay"]
+    assert main(["check", "--lang", "de", write(folder, {"keep": [dealt[0], "nobody"]})]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("Fehler: Zeile ") and "error" not in out and "Line" not in out
+    assert main(["check", "--lang", "de", write(folder, {"keep": dealt[:2]})]) == 0
+    out = capsys.readouterr().out
+    assert "würden angenommen" in out and "would be" not in out

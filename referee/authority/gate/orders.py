@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import yaml
-
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, describe
 from referee.game_api.contract import FAULT
-
-Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+from referee.intake.safe_yaml import dump as dump_orders
 
 
 class Orders:
@@ -91,7 +88,9 @@ class Orders:
                 used = None
             if isinstance(used, dict):
                 return orders_text(used)
-        return orders_text(orders, model.model_fields_set)
+        fields = type(model).model_fields   # the echo spells keys as the player writes them (``if``, not ``if_``)
+        return orders_text(model.model_dump(mode="json", by_alias=True),
+                           {fields[k].alias or k if k in fields else k for k in model.model_fields_set})
 
     def _in_grace(self, match, turn, arrived: datetime, lang: str) -> dict | None:
         """When orders came after the deadline but within its grace: until when the
@@ -124,7 +123,7 @@ def orders_text(orders: dict, given=None) -> str:
     ``given``: the fields the player sent; None when only the stored orders are known."""
     shown = {k: _without_nulls(v) for k, v in orders.items()
              if v is not None and not (v in ({}, []) and (given is None or k not in given))}
-    return yaml.dump(shown, Dumper=Dumper, allow_unicode=True, sort_keys=False).rstrip()
+    return dump_orders(shown).rstrip()
 
 
 def _without_nulls(value, depth: int = 0):

@@ -163,12 +163,13 @@ def test_order_form_is_yaml_listing_legal_choices():
     st = board(hands={"madison": ["madison", "ingersoll", "mifflin"]})
     form = RULES.order_form(st, "madison", "en")
     data = yaml.safe_load(form)
-    assert data["action"] == "snub" and data["take"] == [1, 2, 3]
+    assert data == {"take": [1, 2, 3]}   # sent back as it is: a snub of no card (a pass)
     assert "#   PA yea: ingersoll, mifflin" in form and "#   PA nay: mifflin" in form
+    assert "# action: vote" in form and "# state: PA" in form
     assert "mifflin: Declare Mifflin" in form
     assert RULES.order_form(st, "paterson", "en") == ""
     de = RULES.order_form(st, "madison", "de")
-    assert "Nachziehbereich" in de and yaml.safe_load(de)["action"] == "snub"
+    assert "Nachziehbereich" in de and yaml.safe_load(de) == {"take": [1, 2, 3]}
     model = RULES.order_schema(st, "action").model_validate(data)
     assert [p for p in RULES.validate(st, "madison", model) if p.is_error] == []
 

@@ -55,7 +55,7 @@ def test_validate_previews_which_step_would_run_now():
     st = board(AB, hands={"ada": ["PE09", "Z08"], "bert": ["PE26"]})
     warn = problems(st, "ada", steps=[{"play": "Z08", "on": "PE09"}, {"play": "PE09"}])
     assert [(w.code, w.where) for w in warn] == [("plan.would_fail", "steps.0"), ("plan.would_run", "steps.1")]
-    assert "Person" in warn[0].params["why"]
+    assert "Person" in warn[0].params["why"]["de"] and "person" in warn[0].params["why"]["en"]
 
 
 def test_validate_tells_a_player_who_is_not_next_that_the_plan_waits():
@@ -101,13 +101,16 @@ def test_push_puts_the_card_under_its_stack_and_keeps_the_player_in():
     assert [e.visible_to for e in res.log if e.kind == "pushed_card"] == [frozenset({"ada"})]
 
 
-def test_push_only_once_per_trick():
+def test_item7_push_as_often_as_the_hand_allows():
+    """Seed B2 sets no limit on pushing; each push spends a hand card, so a trick still ends."""
     st = board(AB, hands={"ada": ["PE09", "Z01", "Z02"], "bert": ["PE26", "PE21"]})
     res = resolve(st, {"ada": {"steps": [{"push": "Z01"}]}, "bert": {"steps": [{"play": "PE26"}]}})
     warn = RULES.validate(res.state, "ada", RULES.order_schema(res.state, "trick").model_validate(
         {"steps": [{"push": "Z02"}, "pass"]}))
-    assert [(w.code, w.params.get("step")) for w in warn] == [("plan.would_fail", 1), ("plan.would_run", 2)]
-    assert "geschoben" in warn[0].params["why"]
+    assert [(w.code, w.params.get("step")) for w in warn] == [("plan.would_run", 1)]
+    res = resolve(st, {"ada": {"steps": [{"push": "Z01"}, {"push": "Z02"}, {"push": "PE09"}]},
+                       "bert": {"steps": [{"play": "PE26"}, {"play": "PE21"}, "pass"]}})
+    assert sum(1 for e in res.log if e.kind == "pushed") == 3 and any(e.kind == "trick_result" for e in res.log)
 
 
 def test_an_army_brings_the_passed_players_back():
