@@ -96,7 +96,8 @@ def build_site(match_dir: Path, out: Path) -> Path:
     found = chart.series(points)
     names = {key: standings.word(rules, key, lang) for lines in found.values() for key in lines}
     names.update({p: v["name"] for p, v in players.items()})
-    charts = [chart.chart(standings.word(rules, label, lang), lines, names) for label, lines in found.items()]
+    charts = [chart.chart(standings.word(rules, label, lang), lines, names, seats=list(players))
+              for label, lines in found.items()]
     if charts:
         _write(out / "standings.svg", _stack(charts))
     published = schemas.publish(rules, by_stage, out / "schemas")

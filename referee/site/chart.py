@@ -22,8 +22,11 @@ def series(points: list[tuple[int, dict]]) -> dict[str, dict[str, list[tuple[int
     return out
 
 
-def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str, str]) -> str:
-    """One line chart: x the turn, y the number, one coloured line per player."""
+def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str, str],
+          seats: list[str] | tuple[str, ...] = ()) -> str:
+    """One line chart: x the turn, y the number, one coloured line per player.  A seat's colour is
+    its place in ``seats`` (the match's order, as the games' board pictures colour them), whatever
+    order the standings list the players in; other lines take the colours after the seats'."""
     svg = Svg(WIDTH, HEIGHT, background="#ffffff")
     turns = [t for pts in lines.values() for t, _ in pts] or [1]
     values = [v for pts in lines.values() for _, v in pts] or [0]
@@ -46,8 +49,10 @@ def chart(label: str, lines: dict[str, list[tuple[int, float]]], names: dict[str
     every = max(math.ceil((t1 - t0) / 10), 1)
     for t in range(t0, t1 + 1, every):
         svg.text(x(t), HEIGHT - BOTTOM + 16, t, 10, anchor="middle", fill="#666")
+    place = {seat: i for i, seat in enumerate(seats)}
+    others = iter(range(len(place), len(place) + len(lines)))
     for i, (player, pts) in enumerate(lines.items()):
-        colour = COLOURS[i % len(COLOURS)]
+        colour = COLOURS[(place[player] if player in place else next(others)) % len(COLOURS)]
         svg.polyline([(x(t), y(v)) for t, v in pts], colour, stroke_width=2.5, class_="series",
                      data_player=player)
         last_t, last_v = pts[-1]

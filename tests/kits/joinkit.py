@@ -18,6 +18,7 @@ class Lobby:
 
     def __init__(self, root, clock, seats: int = 3, domains=("example.org",), **extra) -> None:
         trust = {k: extra.pop(k) for k in ("strangers", "strangers_per_hour") if k in extra}
+        root.mkdir(parents=True, exist_ok=True)   # on PostgreSQL no store file makes the folder
         self.ref = make_referee(root, clock, txt=LocalDns(domains), **trust)
         self.box = Outbox(self.ref, root / "out")
         spec = SPEC | {"players": [], "seats": seats} | extra
