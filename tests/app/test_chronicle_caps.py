@@ -26,7 +26,9 @@ def test_issue32_item11_chronicle_entries_per_turn_are_capped(started, capsys): 
     assert len(records(folder).published("cli-test", 1)) == 2
     assert main(["gm", "cli-test", "force"]) == 0
     sizes = [len(m.as_bytes()) for m in outgoing(folder) if "Report" in (m["Subject"] or "")]
-    assert sizes and max(sizes) < 200_000, sizes   # each carries the 40,000 characters twice (text and HTML)
+    # each carries the 40,000 characters twice (text and HTML) beside a board picture of about 100 kB:
+    # bounded, where 30 entries of 20 kB made 1.35 MB mails before the cap
+    assert sizes and max(sizes) < 220_000, sizes
 
     # turn 2: the count is capped too, and a letter the GM approves into a full turn stays held
     for n in range(MAX_TURN_ENTRIES):
