@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from referee_kit import SPEC, clock, game, inbound, outbox, raw_mail, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee_kit import SPEC, clock, game, inbound, keys_of, outbox, raw_mail, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.mail.inbound import parse_inbound
 
@@ -12,12 +12,7 @@ from referee.mail.inbound import parse_inbound
 @pytest.fixture
 def keys(ref, outbox):
     ref.create_match(SPEC)
-    found = {}
-    for m in outbox.flush():
-        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
-        if hit:
-            found[m["To"].split("@")[0]] = hit.group(1)
-    return found
+    return keys_of(outbox)
 
 
 def doc(player="ann", key="", bid=2, turn=1, match="toy1"):
