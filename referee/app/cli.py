@@ -44,6 +44,16 @@ class Env:
         from referee.app.wiring import open_referee
         return open_referee(self.cfg)
 
+    def queries(self):
+        """The read-only views alone, without the referee's mail and close parts: ``status``
+        answers in a fraction of the time a whole referee takes to import (issue 34)."""
+        from referee.app.wiring import settings_of, store_of
+        from referee.authority.base import Lookups, aware
+        from referee.authority.queries import Queries
+
+        store = store_of(self.cfg)
+        return Queries(store, Lookups(store, settings_of(self.cfg)), None, aware(None))
+
     def sink(self):
         from referee.app.wiring import open_sink
         return open_sink(self.cfg)
@@ -172,7 +182,7 @@ def run_service(env):
 @pass_env
 def status(env):
     """Matches, turns, deadlines, who is awaited."""
-    ref = env.referee()
+    ref = env.queries()
     rows = ref.overview()
     if not rows:
         click.echo(f"no matches in {env.cfg.store}")

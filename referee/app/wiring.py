@@ -5,34 +5,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.app.config import Config
-from referee.app.referee import Referee
 from referee.authority.base import Settings
-from referee.mail.imap_source import ImapSource
 from referee.mail.senderauth import Trust
-from referee.mail.sink import MaildirSink, SmtpSink
-from referee.mail.source import MaildirSource
-from referee.outbox.patient_sink import PatientSink
 from referee.store import open_store
+
+if TYPE_CHECKING:
+    from referee.app.referee import Referee
+
+# The mail adapters and the referee itself are imported where they are built: a cron
+# `referee status` or `poll` pays only for the parts its configuration names (issue 34).
 
 
 def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Referee:
+    from referee.app.referee import Referee
+
+    return Referee(store_of(cfg), cfg.archive, clock=clock, settings=settings_of(cfg, clock))
+
+
+def store_of(cfg: Config):
     if isinstance(cfg.store, Path):
         cfg.store.parent.mkdir(parents=True, exist_ok=True)
-    settings = Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
-                        gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg), site_url=cfg.site_url,
-                        # an outage is a wall-clock event: a simulated clock (the demo) jumps by design
-                        watch_outages=clock is None, auto_backup=auto_backup(cfg))
-    return Referee(open_store(cfg.store), cfg.archive, clock=clock, settings=settings)
+    return open_store(cfg.store)
+
+
+def settings_of(cfg: Config, clock: Callable[[], datetime] | None = None) -> Settings:
+    return Settings(address=cfg.address, rate_limit_per_hour=cfg.rate_limit_per_hour,
+                    gm_keys={a.lower(): k for a, k in cfg.gm_keys.items()}, trust=trust_of(cfg), site_url=cfg.site_url,
+                    # an outage is a wall-clock event: a simulated clock (the demo) jumps by design
+                    watch_outages=clock is None, auto_backup=auto_backup(cfg))
 
 
 def auto_backup(cfg: Config):
     """The snapshots before closing (hardening, issue 13), or None when switched off."""
-    from referee.store.backup import AutoBackup
-
     if not cfg.backups.before_close:
         return None
+    from referee.store.backup import AutoBackup
+
     folder = cfg.backups.folder or "backups"
     beside = cfg.store.parent if isinstance(cfg.store, Path) else Path.cwd()   # a PostgreSQL store: here
     return AutoBackup(folder=beside / folder, keep=cfg.backups.keep)
@@ -48,14 +59,21 @@ def trust_of(cfg: Config, txt=None) -> Trust:
 
 def open_source(cfg: Config):
     if cfg.mail_in.maildir is not None:
+        from referee.mail.source import MaildirSource
+
         cfg.mail_in.maildir.parent.mkdir(parents=True, exist_ok=True)
         return MaildirSource(cfg.mail_in.maildir)
+    from referee.mail.imap_source import ImapSource
+
     imap = cfg.mail_in.imap
     return ImapSource(imap.host, imap.port, imap.user, imap.secret(), security=imap.security,
                       folder=imap.folder, processed=imap.processed, refused=imap.refused)
 
 
 def open_sink(cfg: Config):
+    from referee.mail.sink import MaildirSink, SmtpSink
+    from referee.outbox.patient_sink import PatientSink
+
     if cfg.mail_out.maildir is not None:
         cfg.mail_out.maildir.parent.mkdir(parents=True, exist_ok=True)
         return MaildirSink(cfg.mail_out.maildir)

@@ -11,7 +11,6 @@ from referee.authority.timing import Timing
 from referee.game_api import registry
 from referee.game_api.contract import GameRules
 from referee.mail.senderauth import Trust
-from referee.render.calendar import deadline_ics
 
 
 def utcnow() -> datetime:
@@ -90,6 +89,8 @@ class Lookups:
         deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
         if deadline is None and not ended:
             return None
+        from referee.render.calendar import deadline_ics   # icalendar only where a mail carries a deadline
+
         spec = match["spec"]
         return deadline_ics(match_id=match["id"], title=spec.get("title") or self.rules(match).title,
                             turn=turn["number"] if turn else None, deadline=deadline,
