@@ -261,7 +261,7 @@ CREATE TABLE IF NOT EXISTS join_requests (
 
 # issue 38, a seat's own settings (referee/store/seats.py): migration 10
 PREF_TABLES = """
--- issue 38: what a seat asked of its mail; a seat without a row has the defaults
+-- issue 38: what a seat asked of its mail (a seat without a row has the defaults)
 CREATE TABLE IF NOT EXISTS seat_prefs (
     match    TEXT NOT NULL,
     player   TEXT NOT NULL,
