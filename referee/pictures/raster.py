@@ -72,6 +72,8 @@ def png(svg: str) -> bytes | None:
             drawn = vips.Image.svgload_buffer(data, scale=scale)   # drawn at this size: crisp text, not resampled
             if not (0 < drawn.width <= MAX_SIDE and 0 < drawn.height <= MAX_SIDE):
                 return None
+        if drawn.hasalpha():   # on white: a board's edge row half covered would show the client's background
+            drawn = drawn.flatten(background=[255, 255, 255])
         return bytes(drawn.pngsave_buffer(palette=True, Q=PALETTE_Q, effort=EFFORT, dither=0.0,
                                           compression=COMPRESSION))
     except vips.Error:
