@@ -32,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = {"demo-founding_fathers": (1, 30, 84), "demo-perricumer_ratsspiel": (1, 8),
-           "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 99)}
+           "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 75)}
 
 
 def public_views(samples=SAMPLES):
