@@ -1,48 +1,43 @@
-"""Board pictures: what drawing and rendering them costs, against a close.
+"""Board pictures: what drawing one costs (wall and CPU, the game's hook included),
+before and after issue 34's one library, beside the close it belongs to.
 
-Not a test: prints figures.  Replays the recorded samples in ``turns/`` and,
-for a few turns of each, measures in the same run:
+Not a test: prints figures.  For a few turns of each recorded sample in ``turns/``:
 
-* baseline: the close without pictures (resolve the turn, every viewer's view
-  and report body in text and HTML),
-* svg: the game's ``picture`` hook (once per language: every viewer's picture
-  is the public one),
-* resvg (``resvg-py``) on the game's SVG as it is (how every PNG was made before
-  ``referee/pictures/glyphs.py``), the referee's ``pictures.png_of`` (text as cached glyph
-  outlines, plain shapes by libvips) and, if installed, CairoSVG (``pip install
-  cairosvg``: needs the system's libcairo) turning it into PNG.
+* close: this tree's close of that turn without pictures (resolve the turn, every
+  viewer's view and report body), the yardstick a picture's share is read against;
+* before / after: ``pictures.board.picture_png`` (the game's ``picture`` hook, then
+  the PNG) of the baseline tree (``--baseline``, default /work/main: resvg + HarfBuzz
+  outlines + libvips, full colour, 960 px) and of this tree (libvips alone, palette,
+  720 px), each in an interpreter of its own (``pictures_png.sides``), taking turns,
+  ``--rounds`` times, warm; medians of the rounds.
 
-Then whole closes through the referee (SQLite store, Maildir sink, 4 players,
-default orders): close + sending every report, with the pictures, calendars and
-standings, against the same closes with those three switched off.
+Left out: the picture workers' start-up (a service starts them once) and the mail
+(``bench/send_reports.py``).  A picture is drawn once per turn and language, not per reader.
 
-    python bench/pictures_render.py [ROUNDS]
+    python bench/pictures_render.py [--rounds 3] [--baseline /work/main] [--smoke]
+
+``--smoke``: one turn, this tree only, one round; exits non-zero if it fails.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import statistics
 import sys
 import time
-from datetime import UTC
 from pathlib import Path
 
-import resvg_py
 import yaml
+from pictures_png import ROOT, median_of, sides
 
 from referee.game_api import registry
 from referee.game_api.contract import GM, Rng
-from referee.pictures import board as pictures
 from referee.render.renderer import Renderer
 from referee.site.history import read_meta, setup_state
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = {"demo-founding_fathers": (1, 30, 60, 84), "demo-perricumer_ratsspiel": (1, 4, 8)}
-
-try:
-    import cairosvg
-except (ImportError, OSError):      # no wheel, or no libcairo on the machine
-    cairosvg = None
+SAMPLES = {"demo-founding_fathers": (1, 30, 84), "demo-perricumer_ratsspiel": (1, 8),
+           "demo-nations_dice": (3, 25), "demo-revolution_1848": (5, 75)}
 
 
 def timed(fn, rounds: int, clock=time.perf_counter) -> float:
@@ -71,7 +66,7 @@ def turn_inputs(match_dir: Path, wanted):
         number += 1
 
 
-def baseline(rules, meta, renderer, number, state, orders, seed):
+def close_without_pictures(rules, meta, renderer, number, state, orders, seed):
     res = rules.resolve(state, orders, Rng(seed))
     viewers = [p["id"] for p in meta["players"]] + [GM]
     for viewer in viewers:
@@ -87,89 +82,47 @@ def baseline(rules, meta, renderer, number, state, orders, seed):
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    renderer = Renderer()
-    print(f"{'sample':<28} {'turn':>4} {'close ms':>9} {'svg ms':>7} {'resvg ms':>9} {'png_of ms':>9} {'cairo ms':>9} "
-          f"{'png KiB':>8} {'share':>6} {'resvg/png_of':>12}")
-    shares, ratios, speedups = [], [], []
-    for name, wanted in SAMPLES.items():
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--baseline", type=Path, default=Path("/work/main"))
+    p.add_argument("--smoke", action="store_true")
+    a = p.parse_args()
+    samples = {"demo-founding_fathers": (30,)} if a.smoke else SAMPLES
+    baseline = None if a.smoke or not (a.baseline / "referee").is_dir() else a.baseline
+    rounds = 1 if a.smoke else a.rounds
+    print(f"load average before: {os.getloadavg()}; rounds {rounds}; baseline {baseline or '(none)'}")
+    renderer, closes = Renderer(), {}
+    for name, wanted in samples.items():
         for rules, meta, number, state, orders, seed in turn_inputs(ROOT / "turns" / name, wanted):
-            res = baseline(rules, meta, renderer, number, state, orders, seed)
-            base = timed(lambda: baseline(rules, meta, renderer, number, state, orders, seed), rounds)
-            view = rules.view(res.state, None)
-            svg_t = timed(lambda: rules.picture(view, meta["language"]), rounds)
-            svg = rules.picture(view, meta["language"])
-            png = resvg_py.svg_to_bytes(svg_string=svg)
-            resvg_t = timed(lambda: resvg_py.svg_to_bytes(svg_string=svg), rounds)
-            png_of_t = timed(lambda: pictures.png_of(svg), rounds)
-            speedups.append(resvg_t / png_of_t)
-            cairo_t = timed(lambda: cairosvg.svg2png(bytestring=svg.encode()), rounds) if cairosvg else float("nan")
-            share = (svg_t + png_of_t) / (base + svg_t + png_of_t)
-            shares.append(share)
-            ratios.append(cairo_t / resvg_t)
-            print(f"{name:<28} {number:>4} {1000 * base:>9.1f} {1000 * svg_t:>7.2f} {1000 * resvg_t:>9.1f} "
-                  f"{1000 * png_of_t:>9.1f} {1000 * cairo_t:>9.1f} {len(png) / 1024:>8.1f} {share:>6.0%} "
-                  f"{resvg_t / png_of_t:>12.2f}")
-    print(f"\npictures' share of a close (one picture per close and language, png_of): "
-          f"median {statistics.median(shares):.0%}")
-    print(f"resvg time / png_of time (wall, same run): median {statistics.median(speedups):.2f}")
-    if cairosvg:
-        print(f"CairoSVG time / resvg time: median {statistics.median(ratios):.2f}")
-
-
-def closes(turns: int, seeing: bool) -> tuple[float, float]:
-    """(close seconds, send seconds) of ``turns`` Founding Fathers closes."""
-    from datetime import datetime, timedelta
-    from tempfile import TemporaryDirectory
-
-    from referee.app.referee import Referee
-    from referee.authority import base
-    from referee.authority.base import Settings
-    from referee.mail.sink import MaildirSink
-    from referee.store.sqlite import SqliteStore
-    from referee.turns import compute as close_compute
-
-    saved = (close_compute.svg_of, base.Lookups.calendar_part, close_compute.standings.read)
-    if not seeing:
-        close_compute.svg_of = lambda *a: None
-        base.Lookups.calendar_part = lambda *a, **k: None
-        close_compute.standings.read = lambda *a: {}
-    now = [datetime(2026, 3, 1, 12, tzinfo=UTC)]
-    try:
-        with TemporaryDirectory() as tmp:
-            ref = Referee(SqliteStore(Path(tmp) / "r.sqlite"), Path(tmp) / "turns", clock=lambda: now[0],
-                          settings=Settings(address="referee@example.org"))
-            sink = MaildirSink(Path(tmp) / "out")
-            ref.create_match({"id": "bench", "game": "founding_fathers", "lang": "en", "gm": "gm@example.org",
-                              "timezone": "Europe/Berlin", "schedule": {"period": "48h", "reminders": ["12h"]},
-                              "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org"}
-                                          for p in ("ada", "bert", "cleo", "dora")]}, seed="bench")
-            ref.send_pending(sink)
-            close_t = send_t = 0.0
-            for _ in range(turns):
-                now[0] += timedelta(hours=1)
-                t = time.perf_counter()
-                if ref.close_turn("bench") is None:
-                    break
-                close_t += time.perf_counter() - t
-                t = time.perf_counter()
-                ref.send_pending(sink)
-                send_t += time.perf_counter() - t
-            return close_t, send_t
-    finally:
-        close_compute.svg_of, base.Lookups.calendar_part, close_compute.standings.read = saved
-
-
-def main_closes(turns: int = 20) -> None:
-    bare_close, bare_send = closes(turns, seeing=False)
-    full_close, full_send = closes(turns, seeing=True)
-    bare, full = bare_close + bare_send, full_close + full_send
-    print(f"\n{turns} closes with 4 players + GM: close ms/turn {1000 * bare_close / turns:.1f} -> "
-          f"{1000 * full_close / turns:.1f}, send ms/turn {1000 * bare_send / turns:.1f} -> {1000 * full_send / turns:.1f}")
-    print(f"pictures, calendars and standings: {full / bare:.2f}x a close with sending; "
-          f"their share of it {(full - bare) / full:.0%} (of the close alone {(full_close - bare_close) / full_close:.0%})")
+            closes[(name.removeprefix("demo-"), number)] = timed(
+                lambda: close_without_pictures(rules, meta, renderer, number, state, orders, seed), rounds)
+    runs = sides(baseline, rounds, "render", {k: list(v) for k, v in samples.items()})
+    if a.smoke:
+        bad = [r for r in runs["after"][0] if not r["bytes"]]
+        print(f"smoke: {len(runs['after'][0])} pictures, {len(bad)} without a PNG; close {closes}")
+        sys.exit(1 if bad or not runs["after"][0] or not closes else 0)
+    names = list(runs)
+    print(f"{'game':<22} {'turn':>4} {'lang':>4} {'close ms':>9} "
+          + " ".join(f"{n + ' ms':>10} {n + ' CPU':>10} {n + ' share':>12}" for n in names))
+    keys = [(g, n, lang) for g, n in closes for lang in registry.get(g).languages]   # the child's order
+    shares: dict[str, list[float]] = {n: [] for n in names}
+    walls: dict[str, list[float]] = {n: [] for n in names}
+    for i, (game, number, lang) in enumerate(keys):
+        close_ms = 1000 * closes[(game, number)]
+        line = f"{game:<22} {number:>4} {lang:>4} {close_ms:>9.1f} "
+        for n in names:
+            wall, cpu = median_of(runs[n], i, "wall_ms"), median_of(runs[n], i, "cpu_ms")
+            shares[n].append(wall / (close_ms + wall))
+            walls[n].append(wall)
+            line += f"{wall:>10.1f} {cpu:>10.1f} {wall / (close_ms + wall):>12.0%} "
+        print(line)
+    for n in names:
+        print(f"{n}: picture (hook + PNG) median {statistics.median(walls[n]):.1f} ms wall; "
+              f"its share of a close with its picture: median {statistics.median(shares[n]):.0%}")
+    if "before" in walls:
+        print(f"before/after, wall per picture: {statistics.median(walls['before']) / statistics.median(walls['after']):.2f}x")
+    print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
     main()
-    main_closes()

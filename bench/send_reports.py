@@ -20,14 +20,28 @@ run, over every queued row:
   folder, as it is written now and as it was before (``json.dumps(indent=1)``,
   a ``mkdir`` per file), checked to give the same files.
 
-    python bench/send_reports.py [--n 100] [--turns 2]
+Then the weight of the mails (issue 38): ``referee demo`` of every game (orders by
+mail, reports through the outbox into a Maildir), run by the baseline tree
+(``--baseline``, default /work/main, its own ``.venv``) and by this tree; the
+size of every report mail that carries a picture, median and largest, per game.
+The sizes are the same on every run (a seeded demo), so each side runs once;
+the wall time of each demo is printed beside them, not compared.
+
+    python bench/send_reports.py [--n 100] [--turns 2] [--baseline /work/main] [--weight-only] [--smoke]
+
+``--smoke``: N=2, one turn, this tree's weight of one short game; exits non-zero if
+a mail differs between the two builds, or a report mail is over 150 kB.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import email
 import json
+import mailbox
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -36,6 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from close_many import build  # noqa: E402
+from pictures_png import ROOT, python_of  # noqa: E402
 
 from referee.archive import record as archive
 from referee.intake import checks
@@ -86,11 +101,70 @@ def archive_writes(root: Path, calls: list) -> None:
     print(f"  before/now: {best['before'][0] / best['now'][0]:.2f}x wall, {best['before'][1] / best['now'][1]:.2f}x CPU")
 
 
+MAX_MAIL = 150_000   # bytes: issue 38's report mail with its picture
+GAMES = ("founding_fathers", "perricumer_ratsspiel", "nations_dice", "revolution_1848")
+
+
+def demo_weights(tree: Path, games, out: Path) -> tuple[dict[str, list[int]], float]:
+    """({game: sizes of its report mails with a picture}, wall seconds) of ``referee demo`` by ``tree``'s code."""
+    args = [a for g in games for a in ("--game", g)]
+    t = time.perf_counter()
+    run = subprocess.run([python_of(tree), "-c", "from referee.app.cli import main; main()", "demo", *args,
+                          "--out", str(out)], cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree)),
+                         capture_output=True, text=True, timeout=1800)
+    wall = time.perf_counter() - t
+    if run.returncode != 0:
+        raise SystemExit(f"{tree}: referee demo failed:\n{run.stderr[-3000:]}")
+    sizes: dict[str, list[int]] = {}
+    for game in games:
+        box = mailbox.Maildir(str(out / "demo" / game / "mail" / "out"), factory=None, create=False)
+        for key in box.keys():
+            raw = box.get_bytes(key)
+            msg = email.message_from_bytes(raw, policy=policy.default)
+            if any(part.get_content_type() == "image/png" for part in msg.walk()):
+                sizes.setdefault(game, []).append(len(raw))
+    return sizes, wall
+
+
+def weights(baseline: Path | None, games) -> int:
+    """Print the report mails' weight per side; returns how many of this tree's are over ``MAX_MAIL``."""
+    trees = {"before": baseline, "after": ROOT} if baseline else {"after": ROOT}
+    over = 0
+    print(f"\nreport mails with their picture (referee demo), load average {os.getloadavg()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for side, tree in trees.items():
+            sizes, wall = demo_weights(tree, games, Path(tmp) / side)
+            for game in games:
+                got = sizes.get(game, [])
+                if side == "after":
+                    over += sum(s > MAX_MAIL for s in got) + (not got)
+                if got:
+                    print(f"  {side:<6} {game:<22} {len(got):4} mails  median {statistics.median(got) / 1024:6.1f} kB"
+                          f"  largest {max(got) / 1024:6.1f} kB")
+            print(f"  {side:<6} (the demo took {wall:.1f} s wall)")
+    print(f"load average {os.getloadavg()}")
+    return over
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--n", type=int, default=100)
     p.add_argument("--turns", type=int, default=2)
+    p.add_argument("--baseline", type=Path, default=Path("/work/main"))
+    p.add_argument("--weight-only", action="store_true")
+    p.add_argument("--smoke", action="store_true")
     a = p.parse_args()
+    if a.smoke:
+        a.n, a.turns = 2, 1
+    baseline = None if a.smoke or not (a.baseline / "referee").is_dir() else a.baseline
+    same = sending(a) if not a.weight_only else True
+    over = weights(baseline, ("perricumer_ratsspiel",) if a.smoke else GAMES)
+    if a.smoke and (not same or over):
+        sys.exit(1)
+
+
+def sending(a) -> bool:
+    """The sending figures; whether every mail came out the same from both builds."""
     pictures.WORKERS = 0   # every picture rendered here, once, before anything is timed
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -145,6 +219,7 @@ def main() -> None:
         print(f"load average {os.getloadavg()}")
         archive_writes(root, calls)
         print(f"load average {os.getloadavg()}")
+        return same == len(rows) and sent == len(rows)
 
 
 if __name__ == "__main__":

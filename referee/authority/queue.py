@@ -12,8 +12,10 @@ from referee.authority.order_mail import replace_stale_form
 from referee.intake import checks
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
+from referee.outbox import no_pictures
 from referee.pictures import board as pictures
 from referee.render.renderer import inline_styles
+from referee.store import seats as seat_rows
 
 
 class MailQueue:
@@ -84,7 +86,10 @@ class MailQueue:
                 current = stale.get("current")
                 p["text"], p["html"] = replace_stale_form(p["text"], p["html"], stale["lang"], stale["turn"],
                                                           tuple(current) if current else None)
-            if picture and p.get("picture_cid"):
+            seat = no_pictures.seat_of(p["report"])
+            if picture and seat and not seat_rows.wants_pictures(self.store, p["report"]["match"], seat):
+                p["text"], p["html"] = no_pictures.without_picture(p["text"], p["html"], no_pictures.lang_of(p["report"]))
+            elif picture and p.get("picture_cid"):   # issue 38: a seat's 'command: no-pictures' is honoured above
                 p["picture"] = picture
                 p["html"] = p["html"].replace(PICTURE_CID, "cid:" + p["picture_cid"].strip("<>"))
         if p["html"]:

@@ -229,3 +229,8 @@ from referee.authority.close_words import CLOSE_NOTHING_TO_FIX, CLOSE_TEXTS  # n
 
 TEXTS.update(CLOSE_TEXTS)
 NOTHING_TO_FIX = NOTHING_TO_FIX | CLOSE_NOTHING_TO_FIX
+
+# -- issue 38: a seat's board pictures (matches/picture_setting.py)
+from referee.authority.picture_words import PICTURE_TEXTS  # noqa: E402
+
+TEXTS.update(PICTURE_TEXTS)

@@ -1,1 +1,1 @@
-"""Board pictures: a game's SVG drawn to PNG (text as outlines, plain shapes by libvips)."""
+"""Board pictures: a game's SVG drawn to a palette PNG by libvips, sized for a phone."""

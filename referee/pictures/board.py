@@ -1,13 +1,9 @@
 """A game's board picture: asked of the game (its optional ``picture`` hook),
 turned from SVG into PNG here, because several mail clients show no inline SVG.
 
-Its text is drawn as glyph outlines shaped once per process (``glyphs.py``, the
-face resvg would pick, ``font_faces.py``); a board left with plain shapes is then
-rasterized and PNG-encoded by libvips (``raster.py``), anything else by resvg (the
-``resvg-py`` wheel) as before.  Both are self-contained binary wheels with no
-system library behind them.  On the four games' boards this is 2.5-3.5x less CPU
-than resvg drawing the text itself (``bench/pictures_png.py``), for pixels that
-differ in anti-aliasing only (``tests/pictures/test_picture_pixels.py``).
+One library draws it: libvips (``raster.py``: librsvg reads the SVG, Pango sets its
+text in the system's fonts, libvips writes a palette PNG sized for a phone).
+``bench/pictures_png.py`` measures it against the resvg + HarfBuzz path it replaced.
 """
 from __future__ import annotations
 
@@ -21,9 +17,7 @@ from collections.abc import Iterable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-import resvg_py
-
-from referee.pictures import glyphs, raster
+from referee.pictures import raster
 from referee.runtime import gc_policy
 from referee.runtime.lifeline import die_with_parent
 
@@ -49,21 +43,8 @@ def svg_of(rules, view: dict, lang: str) -> str | None:
 
 
 def png_of(svg: str) -> bytes | None:
-    """PNG bytes of an SVG document (None if it cannot be read).  Its text is drawn
-    as glyph outlines kept in this process (``glyphs.outline``: resvg would read the
-    font and shape every text again, for the same pixels); a board left with plain
-    shapes only is rasterized by libvips (``raster.png``: resvg's PNG encoder was
-    most of the rest), anything else by resvg as before."""
-    outlined = glyphs.outline(svg)
-    if outlined is not None and outlined.shapes_only:
-        png = raster.png(outlined.svg)
-        if png is not None:
-            return png
-    try:
-        return bytes(resvg_py.svg_to_bytes(svg_string=svg if outlined is None else outlined.svg))
-    except ValueError:
-        log.exception("rendering a picture failed")
-        return None
+    """PNG bytes of an SVG document (None if it cannot be read: a picture is an extra)."""
+    return raster.png(svg)
 
 
 def picture_png(rules, view: dict, lang: str) -> bytes | None:
@@ -72,15 +53,14 @@ def picture_png(rules, view: dict, lang: str) -> bytes | None:
 
 
 # -- rendering beside the close ----------------------------------------------------
-# A PNG takes 25-55 ms of CPU (100-250 ms before glyphs.py), the whole rest of a
-# report's sending a few: a close hands its distinct pictures to worker processes
+# A PNG takes 25-45 ms of CPU, the whole rest of a report's sending a few: a close hands its distinct pictures to worker processes
 # (``prerender``) as soon as it has drawn them, so they are ready on the other
 # core by the time the outbox sends.  What a worker returns is the very bytes
 # ``png_of`` gives here; a worker that dies costs nothing but the time: the
 # picture is rendered here instead (``cached_png``).  Nothing a worker makes is
 # stored: the store and the archive keep the SVG.
 WORKERS = max(1, (os.cpu_count() or 2) - 1)   # 0: render in this process only
-KEEP = 512   # pictures ready or under way (a PNG is 40-70 kB: at most ~35 MB)
+KEEP = 512   # pictures ready or under way (a PNG is 14-33 kB: at most ~17 MB)
 WAIT = 60.0  # seconds a send waits for a worker before rendering itself
 
 _pool: ProcessPoolExecutor | None = None
@@ -116,7 +96,7 @@ def _start(parent: int | None = None, lifeline=None) -> None:
         die_with_parent(parent, lifeline, kernel=False)
     try:
         prime()
-    except Exception:   # the first picture tries again (and falls back to resvg)
+    except Exception:   # the first picture tries again
         log.exception("priming the picture worker failed")
     gc_policy.settle()
 
@@ -129,8 +109,7 @@ def _drop_pool() -> None:
 
 
 def prime() -> None:
-    """In a worker: read the system's fonts and load libvips now, not for the first picture."""
-    glyphs.prime()
+    """In a worker: load libvips and read the system's fonts now, not for the first picture."""
     raster.ready()
 
 

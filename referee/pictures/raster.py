@@ -1,12 +1,13 @@
-"""Plain-shape pictures rasterized and PNG-encoded with libvips (``pyvips`` and the
-self-contained ``pyvips-binary`` wheel; its SVG loader is librsvg).
+"""A board's SVG drawn to PNG by libvips (``pyvips`` and the self-contained
+``pyvips-binary`` wheel), through its public API only: ``svgload_buffer`` (librsvg,
+text shaped by Pango with the system's fonts found by fontconfig) and
+``pngsave_buffer``.
 
-Once a board's text is outlines (``referee/pictures/glyphs.py``) most of resvg's time is its
-PNG encoder, which cannot be tuned through ``resvg-py``: the same document here costs
-about a quarter of resvg's CPU (``bench/pictures_render.py``), for pixels that differ
-only in anti-aliasing (``tests/pictures/test_picture_pixels.py``).  Only documents that
-``glyphs.outline`` found to hold nothing but plain shapes come here; anything else, or
-a machine without the wheel, is rendered by resvg as before.
+The PNG is made for a mail read on a phone (issue 38): at most ``WIDTH`` pixels
+wide and quantised to a palette of at most 256 colours (boards are flat colours
+and anti-aliased text, which a palette keeps); a board is 14-33 kB instead of
+55-115 kB of full colour at 960 pixels, for ~10 ms more CPU (the quantisation), once
+per distinct picture, not per mail (``bench/pictures_png.py``).
 """
 from __future__ import annotations
 
@@ -14,23 +15,29 @@ import functools
 import logging
 import os
 
+from referee.game_api.contract_svg import Svg
+
 log = logging.getLogger("referee.pictures.board")
 
-COMPRESSION = 3     # zlib level: 1-3 cost the same CPU here, 3 is ~35% smaller
-NO_FILTER = 0x08    # libvips' PNG filter flags: "none" was both faster and smaller on boards
-MAX_SIDE = 4096     # a picture larger than this is a game's bug, not a board
+WIDTH = 720         # pixels: a phone's screen at twice its CSS width; a wider board is scaled down to it
+MAX_SIDE = 4096     # a picture larger than this (as drawn or as scaled) is a game's bug, not a board
+PALETTE_Q = 90      # quantisation quality (0-100): 100 is ~20% larger, no visible gain on boards
+EFFORT = 3          # quantisation CPU effort (1-10): 3 is ~30% faster than the default 7 for the same size
+COMPRESSION = 6     # zlib level: 9 is 4% smaller for 20% more CPU, 1 is 45% larger
 
 
 @functools.lru_cache(maxsize=1)
 def _vips():
-    # one thread per picture (the close and the pool share the cores): libvips reads this when it
-    # starts, which is all a pyvips built against a libvips older than 8.17 can be told
+    # one thread per picture (the close and the picture workers share the cores): libvips reads this when
+    # it starts, which is all a pyvips built against a libvips older than 8.17 can be told
     os.environ.setdefault("VIPS_CONCURRENCY", "1")
     try:
         import pyvips
-    except (ImportError, OSError):      # no wheel for this machine: resvg renders everything
+    except (ImportError, OSError):      # no libvips for this machine: reports go out without pictures
+        log.exception("libvips cannot be loaded: reports are sent without their pictures")
         return None
     if not pyvips.type_find("VipsOperation", "svgload_buffer"):   # a libvips built without librsvg
+        log.error("this libvips has no SVG loader: reports are sent without their pictures")
         return None
     pyvips.cache_set_max(0)             # every picture is new: keep no operations in memory
     try:
@@ -41,20 +48,35 @@ def _vips():
 
 
 def ready() -> bool:
-    """Load libvips now (a worker's warm-up); False if this machine has no wheel for it."""
-    return _vips() is not None
+    """Load libvips and read the system's fonts now (a worker's warm-up, ~50 ms: fontconfig's
+    first look at the fonts), not for the first picture; False if this machine has no libvips."""
+    if _vips() is None:
+        return False
+    probe = Svg(40, 20)
+    probe.text(2, 15, "Ag", 12, bold=True)
+    return png(probe.document()) is not None
 
 
 def png(svg: str) -> bytes | None:
-    """PNG of a plain-shape SVG, or None (no libvips, or it refused the document)."""
+    """Palette PNG of an SVG document, at most ``WIDTH`` pixels wide; None if libvips is
+    missing or refused the document (the report then goes without its picture)."""
     vips = _vips()
     if vips is None:
         return None
     try:
-        image = vips.Image.svgload_buffer(svg.encode())
-        if not (0 < image.width <= MAX_SIDE and 0 < image.height <= MAX_SIDE):
+        data = svg.encode()
+        drawn = vips.Image.svgload_buffer(data)   # the header only: nothing is drawn yet
+        if not (0 < drawn.width <= MAX_SIDE and 0 < drawn.height <= MAX_SIDE):
             return None
-        return bytes(image.pngsave_buffer(compression=COMPRESSION, filter=NO_FILTER))
+        scale = min(1.0, WIDTH / drawn.width)
+        if scale < 1.0:
+            drawn = vips.Image.svgload_buffer(data, scale=scale)   # drawn at this size: crisp text, not resampled
+            if not (0 < drawn.width <= MAX_SIDE and 0 < drawn.height <= MAX_SIDE):
+                return None
+        if drawn.hasalpha():   # on white: a board's edge row half covered would show the client's background
+            drawn = drawn.flatten(background=[255, 255, 255])
+        return bytes(drawn.pngsave_buffer(palette=True, Q=PALETTE_Q, effort=EFFORT, dither=0.0,
+                                          compression=COMPRESSION))
     except vips.Error:
-        log.warning("libvips could not render a picture; resvg renders it", exc_info=True)
+        log.warning("libvips could not render a picture; the report goes without it", exc_info=True)
         return None

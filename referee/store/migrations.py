@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
-from referee.store.schema import JOIN_TABLES, SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
+from referee.store.schema import (
+    JOIN_TABLES,
+    PREF_TABLES,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SEAT_TABLES,
+    SENDER_TABLES,
+    TALK_TABLES,
+)
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
 
@@ -56,7 +64,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               ("ALTER TABLE turns ADD COLUMN standings TEXT",)),
     Migration(8, "joins wait for a code mailed to the joiner's address before they hold anything (issue 32)",
               tuple(_statements(JOIN_TABLES))),
-    # the next one: Migration(9, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    # 9: h-close's (merged before this one)
+    Migration(10, "a seat's own settings: reports without the board picture (issue 38)",
+              tuple(_statements(PREF_TABLES))),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 8   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 10   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -259,4 +259,16 @@ CREATE TABLE IF NOT EXISTS join_requests (
 );
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES
+# issue 38, a seat's own settings (referee/store/seats.py): migration 10
+PREF_TABLES = """
+-- issue 38: what a seat asked of its mail (a seat without a row has the defaults)
+CREATE TABLE IF NOT EXISTS seat_prefs (
+    match    TEXT NOT NULL,
+    player   TEXT NOT NULL,
+    pictures INTEGER NOT NULL DEFAULT 1,     -- 0: reports without the board picture ('command: no-pictures')
+    at       TEXT NOT NULL,
+    PRIMARY KEY (match, player)
+);
+"""
+
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + PREF_TABLES

@@ -78,6 +78,7 @@ def set_seat_status(store, match: str, player: str, mark: str | None, turn: int 
 def forget_seat(store, match: str, player: str) -> None:
     """A seat given to someone new starts with a clean record."""
     store._exec("DELETE FROM seat_turns WHERE match=? AND player=?", (match, player))
+    store._exec("DELETE FROM seat_prefs WHERE match=? AND player=?", (match, player))
     store._exec("DELETE FROM seat_status WHERE match=? AND player=?", (match, player))
 
 
@@ -205,3 +206,16 @@ def forget_join_requests(store, match: str, day_began: datetime, now: datetime) 
     """Requests whose day of codes (began before ``day_began``) and code are both over."""
     store._exec("DELETE FROM join_requests WHERE match=? AND first_sent<? AND expires<?",
                 (match, _iso(day_began), _iso(now)))
+
+
+# -- a seat's settings (issue 38) -----------------------------------------------
+def wants_pictures(store, match: str, player: str) -> bool:
+    """Whether the seat's reports carry the board picture (the default), or not ('command: no-pictures')."""
+    row = store._one("SELECT pictures FROM seat_prefs WHERE match=? AND player=?", (match, player))
+    return row is None or bool(row["pictures"])
+
+
+def set_pictures(store, match: str, player: str, wanted: bool, at: datetime) -> None:
+    store._exec("INSERT INTO seat_prefs (match, player, pictures, at) VALUES (?,?,?,?)"
+                " ON CONFLICT (match, player) DO UPDATE SET pictures=excluded.pictures, at=excluded.at",
+                (match, player, int(wanted), _iso(at)))

@@ -12,7 +12,7 @@ from referee.game_api import registry
 from referee.pictures import board as pictures
 
 
-@pytest.mark.parametrize("sample, numbers, size", [(FF, (1, 30, 84), (960, 640)), (RS, (1, 8), (960, 800))])
+@pytest.mark.parametrize("sample, numbers, size", [(FF, (1, 30, 84), (720, 480)), (RS, (1, 8), (720, 600))])
 def test_the_samples_pictures_render_to_png(sample, numbers, size):
     rules = registry.get(sample.name.removeprefix("demo-"))
     OUT.mkdir(parents=True, exist_ok=True)

@@ -158,7 +158,7 @@ def test_1848_standings_are_points_noted_ablaufkarten_and_final_score(revolution
 # --- both: to PNG ------------------------------------------------------------------
 
 @pytest.mark.parametrize("rules, sample, numbers, width",
-                         [(NATIONS, ND, ND_TURNS, 960), (R1848, RV, RV_TURNS, 960)])
+                         [(NATIONS, ND, ND_TURNS, 720), (R1848, RV, RV_TURNS, 720)])
 def test_the_pictures_render_to_png(rules, sample, numbers, width):
     OUT.mkdir(parents=True, exist_ok=True)
     for number, view in views(sample, numbers).items():

@@ -69,7 +69,7 @@ def test_a_report_shows_the_board_picture_inline_and_says_so_in_text(match):
         assert image.get_content_disposition() == "inline"
         cid = image["Content-ID"].strip("<>")
         assert f'src="cid:{cid}"' in html.get_content() and "cid:board-picture" not in html.get_content()
-        assert png_size(image.get_content()) == (960, 640)
+        assert png_size(image.get_content()) == (720, 480)   # sized for a phone (issue 38)
     jay = next(m for m in reports if m["To"] == "jay@example.org")
     assert "Abgabeschluss" in str(calendar_of(jay)["summary"])
 
