@@ -12,7 +12,8 @@ from .council import KORRUPTION_LIMIT
 
 WIDTH, HEIGHT = 960, 800
 LEFT, RIGHT = 10, 500
-COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c")
+# a seat's colour is its place in the match's seat order, as on the match site's chart
+COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 SCALE_MAX = 20
 
 WORDS = {
@@ -32,8 +33,7 @@ WORDS = {
 def picture(view: dict, lang: str) -> str:
     pub = view["public"]
     w = WORDS.get(lang, WORDS["en"])
-    players = sorted({m["player"] for m in pub["members"] if m["player"]})
-    colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(players)}
+    colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(pub["seats"])}
     svg = Svg(WIDTH, HEIGHT)
     # the view's round is the coming one; the board shows the session just held
     held = f"{w['after']} {pub['last']['round']}" if pub["last"] else f"{w['before']} {pub['round']}"
@@ -125,7 +125,8 @@ def _influence(svg: Svg, pub: dict, w: dict, colour: dict, top: float) -> None:
         y = top + 40 + i * row
         ink = colour.get(m["player"], "#9a927f")
         svg.text(RIGHT + 12, y + row * 0.6, fit(m["name"], 200, 11), 11, fill="#222" if m["player"] else "#555")
-        svg.rect(RIGHT + 216, y + 3, 160 * m["total"] / best, row - 8, ink, rx=2)
+        svg.rect(RIGHT + 216, y + 3, 160 * m["total"] / best, row - 8, ink, rx=2,
+                 **({"data_player": m["player"]} if m["player"] else {}))
         svg.text(RIGHT + 222 + 160 * m["total"] / best, y + row * 0.6, m["total"], 11)
         if m["player"]:
             svg.text(RIGHT + 246 + 160 * m["total"] / best, y + row * 0.6, m["player"], 11, fill=ink, bold=True)
