@@ -166,3 +166,59 @@ def test_item_readme_seats_play_what_their_names_say(ref, outbox):
         role = PLANNER_ORDER[i]
         assert seat["id"] not in set(PLANNER_ORDER) - {role}, seat
         assert role.title() in welcomes[seat["email"]], (role, welcomes[seat["email"]][:600])
+
+
+def html_of(message) -> str:
+    part = next(p for p in message.walk() if p.get_content_type() == "text/html")
+    return part.get_content()
+
+
+@pytest.mark.parametrize("game,lang,seats", [("founding_fathers", "en", ["madison", "hamilton", "paterson"]),
+                                             ("perricumer_ratsspiel", "de", ["alrik", "boronian"]),
+                                             ("nations_dice", "de", SEATS[:3]), ("revolution_1848", "en", SEATS[:3])])
+def test_item_html_reports_keep_the_style_in_the_referees_own_parts_by_mail(ref, outbox, game, lang, seats):
+    t = table(ref, outbox, game, lang, seats)
+    ref.force("m33")
+    seat = next(iter(t.turn()["awaiting"]))       # a reader who owes orders: the report holds a form
+    mailed = [m for m in to(outbox.flush(), f"{seat}@example.org") if m.is_multipart()]
+    html = html_of(mailed[-1])
+    assert re.search(r'<table style="[^"]*border-collapse', html), html[-3000:]     # the standings
+    assert re.search(r'<pre style="[^"]*font-family', html), html[-3000:]           # the order form
+    assert re.search(r'<h2 style="[^"]*font-size', html)
+
+
+@pytest.mark.parametrize("lang,label", [("en", "Your markers (available/held):"), ("de", "Deine Marker (verfügbar/gesamt):")])
+def test_item_nations_markers_are_labelled_available_of_held_in_the_mailed_form(ref, outbox, lang, label):
+    players = [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS[:3]]
+    ref.create_match(dict(SPEC, id="m33", game="nations_dice", language=lang, players=players, options={}, observers=[]))
+    welcomes = [text_of(m) for m in outbox.flush() if m["To"] in {p["email"] for p in players}]
+    assert any(label in w for w in welcomes), welcomes[0][-2500:]
+    assert not any(re.search(r"(?i)strength 0/0(?! )", w) and label not in w for w in welcomes)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_item_1848_the_form_offers_to_for_an_army_by_mail(ref, outbox, lang):
+    for attempt in range(6):         # deals until some seat holds an army
+        players = [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS]
+        ref.create_match(dict(SPEC, id=f"a{attempt}", game="revolution_1848", language=lang, players=players,
+                              options={}, observers=[]), seed=f"army-{attempt}")
+        mails = {m["To"]: text_of(m) for m in outbox.flush() if re.search("Your key|Dein Schlüssel", text_of(m))}
+        st = ref.rules(ref.store.match(f"a{attempt}")).load(ref.store.current_turn(f"a{attempt}")["state"])
+        armed = [(p, c) for p in SEATS for c in st.d["hands"][p] if c in st.ed.zusatz and st.ed.zusatz[c].is_army]
+        if armed:
+            break
+    seat, card = armed[0]
+    form = mails[f"{seat}@example.org"]
+    assert re.search(rf"# - \{{play: {card}, to: [a-z]+\}}", form), form[-2500:]
+
+
+def test_item_ratsspiel_final_report_lists_no_next_session_by_mail(ref, outbox):
+    t = table(ref, outbox, "perricumer_ratsspiel", "de", ["alrik", "boronian"])
+    for _ in range(30):
+        if ref.store.match("m33")["status"] == "ended" or not t.turn()["awaiting"]:
+            break
+        ref.force("m33")
+        last = reports(outbox, "alrik")
+    final = last[-1]
+    assert "Schlussbericht" in final or "Spielende" in final or "Sieg" in final, final[:1500]
+    assert "Nächste Sitzung" not in final and "Auswahl:" not in final, final
