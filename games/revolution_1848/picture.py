@@ -61,7 +61,7 @@ def picture(view: dict, lang: str) -> str:
         top = 48 + i * (PANEL_H + 10)
         _player(svg, p, tables.get(p["id"], {}), pub, w, party, lang, top=top)
         svg.rect(LEFT, top, 6, PANEL_H, ink[p["id"]], rx=3, data_player=p["id"])   # the seat's colour
-    y = _tallies(svg, pub, w, party, ink, top=48)
+    y = _tallies(svg, pub, w, party, top=48)   # its names stay black: beside the party colours they would mislead
     y = _won(svg, pub, w, ink, top=y + 10)
     _trick(svg, pub, w, party, lang, top=y + 10, bottom=height - 10)
     return svg.document(head)
@@ -100,7 +100,7 @@ def _player(svg: Svg, p: dict, table: dict, pub: dict, w: dict, party: dict, lan
              fill="#555")
 
 
-def _tallies(svg: Svg, pub: dict, w: dict, party: dict, ink: dict, top: float) -> float:
+def _tallies(svg: Svg, pub: dict, w: dict, party: dict, top: float) -> float:
     players = pub["players"]
     height = 70 + (len(players) + 1) * 20
     width = WIDTH - RIGHT - 10
@@ -115,7 +115,7 @@ def _tallies(svg: Svg, pub: dict, w: dict, party: dict, ink: dict, top: float) -
         last = i == len(rows) - 1
         if last:
             svg.line(RIGHT + 12, y - 14, RIGHT + width - 12, y - 14, "#b5ab96")
-        svg.text(RIGHT + 12, y, fit(who, 84, 12), 12, bold=last, fill=ink.get(who, "#222") if not last else "#222")
+        svg.text(RIGHT + 12, y, fit(who, 84, 12), 12, bold=last)
         for j, q in enumerate(PARTIES):
             svg.text(RIGHT + 100 + j * col + col / 2, y, tally.get(q, 0), 12, bold=last, anchor="middle")
     return top + height
