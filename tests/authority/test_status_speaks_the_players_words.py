@@ -3,10 +3,8 @@ player's stored orders.  By mail, a player who sent a plan with `if:` (1848) or 
 and asks for the status reads his own words back, never the program's `if_` / `pass_`."""
 from __future__ import annotations
 
-import re
-
 import pytest
-from referee_kit import SPEC, clock, game, inbound, outbox, ref, text_of, to, toy_registered  # noqa: F401
+from referee_kit import SPEC, clock, game, inbound, keys_of, outbox, ref, text_of, to, toy_registered  # noqa: F401
 
 from referee.authority.gate.orders import orders_text
 
@@ -19,12 +17,7 @@ def real(ref):
 def seated(ref, outbox, game: str, lang: str, options=None) -> dict[str, str]:
     ref.create_match(dict(SPEC, id="m33", game=game, language=lang, options=options or {}, observers=[],
                           players=[{"id": p, "name": p.title(), "email": f"{p}@example.org"} for p in ("ada", "bert", "cleo")]))
-    keys = {}
-    for m in outbox.flush():
-        hit = re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m))
-        if hit:
-            keys[m["To"].split("@")[0]] = hit.group(1)
-    return keys
+    return keys_of(outbox)
 
 
 def mailed(ref, outbox, player: str, key: str, body: str) -> str:

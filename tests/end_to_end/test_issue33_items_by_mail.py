@@ -133,7 +133,7 @@ def test_item_1848_a_conditional_step_that_did_not_fire_stays_in_the_plan_by_mai
 
 @pytest.mark.parametrize("lang,word", [("de", "erwartet"), ("en", "awaiting")])
 def test_item_1848_the_awaited_are_listed_with_commas_in_the_report_mail(ref, outbox, lang, word):
-    t = table(ref, outbox, "revolution_1848", lang, SEATS[:3])
+    table(ref, outbox, "revolution_1848", lang, SEATS[:3])
     ref.force("m33")
     report = reports(outbox, "ada")[-1]
     line = next(ln for ln in report.splitlines() if f"{word}: " in ln)
