@@ -67,3 +67,24 @@ def test_picture_colour_of_seat_k_is_chart_colour_of_seat_k(game):
         drawn = chart(label, lines, {}, seats=seats)
         for seat in set(lines) & set(seats):
             assert colour_of(drawn, seat) == COLOURS[seats.index(seat)], (game, label, seat)
+
+
+def test_the_sites_pictures_and_its_chart_colour_each_seat_alike(tmp_path):
+    """Through the site as ``referee site`` builds it from a recorded match: every turn's picture
+    gives a seat the colour its line has in the standings chart (Nations plays in a changing turn order)."""
+    from seekit import SAMPLES
+
+    from referee.site.build import build_site
+
+    for game in ("nations_dice", "revolution_1848"):
+        out = tmp_path / game
+        build_site(SAMPLES / f"demo-{game}", out)
+        standings_svg = (out / "standings.svg").read_text()
+        seats = sorted(set(re.findall(r'data-player="([^"]+)"', standings_svg)))
+        line = {seat: colour_of(standings_svg, seat) for seat in seats}
+        pictures = sorted((out / "pictures").glob("*.svg"))
+        assert pictures and seats
+        for picture in pictures:
+            svg = picture.read_text()
+            for seat in seats:
+                assert fill_of(svg, seat) == {line[seat]}, (game, picture.name, seat)
