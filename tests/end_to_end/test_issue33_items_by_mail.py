@@ -222,3 +222,27 @@ def test_item_ratsspiel_final_report_lists_no_next_session_by_mail(ref, outbox):
     final = last[-1]
     assert "Schlussbericht" in final or "Spielende" in final or "Sieg" in final, final[:1500]
     assert "Nächste Sitzung" not in final and "Auswahl:" not in final, final
+
+
+@pytest.mark.parametrize("lang,said", [("de", "Damit sind 0 von"), ("en", "That pays 0 of the")])
+def test_item_nations_a_short_payment_is_a_proper_sentence_by_mail(ref, outbox, lang, said):
+    t = table(ref, outbox, "nations_dice", lang, SEATS[:3], {"variant": "accelerated"})
+    seat = next(iter(t.turn()["awaiting"]))
+    outcome, reply = t.send(seat, "steps:\n  - buy: {column: 1, row: 2, pay: []}\n  - pass\n")
+    assert said in reply, reply
+    assert "0 gold, die Kosten" not in reply and "zahlt 0" not in reply
+
+
+@pytest.mark.parametrize("lang,pushes", [("de", "Ada schiebt eine"), ("en", "Ada pushes a")])
+def test_item_1848_pushing_is_not_limited_to_once_a_trick_by_mail(ref, outbox, lang, pushes):
+    """The rules set no limit on pushing (each push spends a hand card, so a trick still ends)."""
+    t = table(ref, outbox, "revolution_1848", lang, SEATS[:2])
+    hands = t.state().d["hands"]
+    plan = "".join(f"  - push: {c}\n" for c in hands["ada"][:3])
+    outcome, reply = t.send("ada", f"steps:\n{plan}  - pass\n")
+    assert outcome == "accepted", reply
+    persons = [c for c in hands["bert"] if c.startswith("PE")][:2]
+    assert t.send("bert", "steps:\n" + "".join(f"  - play: {c}\n" for c in persons) + "  - pass\n")[0] == "accepted"
+    ref.force("m33")
+    report = reports(outbox, "ada")[-1]
+    assert report.count(pushes) == 3, report
