@@ -246,3 +246,20 @@ def test_item_1848_pushing_is_not_limited_to_once_a_trick_by_mail(ref, outbox, l
     ref.force("m33")
     report = reports(outbox, "ada")[-1]
     assert report.count(pushes) == 3, report
+
+
+@pytest.mark.parametrize("lang,left", [("de", r"Dein Plan hat noch (1 Schritt|[2-9] Schritte)\."),
+                                       ("en", r"Your plan has (1 step|[2-9] steps) left\.")])
+def test_item_1848_plurals_written_out_in_the_report_mail(ref, outbox, lang, left):
+    t = table(ref, outbox, "revolution_1848", lang, SEATS[:2])
+    hands = t.state().d["hands"]
+    person = next(c for c in hands["ada"] if c.startswith("PE"))
+    pushes = [c for c in hands["ada"] if c != person][:2]
+    # ada waits for an army and pushes meanwhile; bert plays one person and is then asked
+    t.send("ada", f"steps:\n  - {{play: {person}, if: {{answered: army}}}}\n" + "".join(f"  - push: {c}\n" for c in pushes))
+    t.send("bert", f"steps:\n  - play: {next(c for c in hands['bert'] if c.startswith('PE'))}\n")
+    ref.force("m33")
+    report = reports(outbox, "ada")[-1]
+    assert re.search(left, report), report
+    assert re.search(r"Hand 1 Person,|hand 1 person,", report), report   # ada pushed her other person
+    assert not re.search(r"\w\((s|e|n)\)", report), report
