@@ -11,7 +11,8 @@ from referee.game_api.contract import Svg, fit
 from .edition import FACTIONS, STATES
 
 WIDTH = 960
-COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10")
+# a seat's colour is its place in the match's seat order, as on the match site's chart
+COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 SIDE_FILL = {"yea": "#4c9a52", "nay": "#c0463c", None: "#e4e0d6"}
 FACTION_FILL = {"large_states": "#8c6d3f", "small_states": "#3f7d8c",
                 "antifederalist": "#8c3f5e", "federalist": "#4f5f8c"}
@@ -139,7 +140,7 @@ def _scores(svg: Svg, pub: dict, w: dict, colour: dict, top: float) -> None:
         y = top + 42 + i * 42
         svg.text(x0 + 12, y + 16, fit(p["id"], 90, 13), 13)
         bar = (width - 160) * p["score"] / best
-        svg.rect(x0 + 110, y + 2, bar, 20, colour[p["id"]], rx=3)
+        svg.rect(x0 + 110, y + 2, bar, 20, colour[p["id"]], rx=3, data_player=p["id"])
         svg.text(x0 + 116 + bar, y + 17, p["score"], 14, bold=True)
 
 

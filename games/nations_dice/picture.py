@@ -13,7 +13,8 @@ from .edition import AGES
 
 WIDTH = 960
 LEFT = 10
-COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0")
+# a seat's colour is its place in the match's seat order, as on the match site's chart
+COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 TYPE_INK = {"wonder": "#c9a227", "building": "#8a6d3b", "military": "#b8322a", "advisor": "#7a4ca0",
             "colony": "#2e8540"}
 DIE_INK = {"white": "#f4f1ea", "blue": "#3b6fc1", "orange": "#e08a2c", "red": "#c0463c"}
@@ -67,10 +68,11 @@ def picture(view: dict, lang: str) -> str:
         who = ", ".join(pub["outcome"].get("winners") or []) or "—"
         svg.text(WIDTH - 16, 30, f"{w['over']}: {w['winner']} {who}", 14, anchor="end")
     _board(svg, pub, w, lang, top=44)
+    seat = {p: i for i, p in enumerate(pub["seats"])}   # panels in turn order, colours by seat
     for i, q in enumerate(players):
         x = LEFT + (i % 2) * 475
         y = 262 + (i // 2) * (PANEL_H + 10)
-        _nation(svg, q, pub, w, lang, COLOURS[i % len(COLOURS)], x, y)
+        _nation(svg, q, pub, w, lang, COLOURS[seat[q["id"]] % len(COLOURS)], x, y)
     return svg.document(head)
 
 
@@ -107,11 +109,11 @@ def _board(svg: Svg, pub: dict, w: dict, lang: str, top: float) -> None:
                      fill="#555")
 
 
-def _track(svg: Svg, x: float, y: float, label: str, value: int, top: int, ink: str) -> None:
+def _track(svg: Svg, x: float, y: float, label: str, value: int, top: int, ink: str, player: str | None = None) -> None:
     svg.text(x, y + 9, label, 12, bold=True)
     x0, width = x + 110, 250
     svg.rect(x0, y, width, 10, "#eee8da", rx=5)
-    svg.rect(x0, y, width * min(value, top) / max(top, 1), 10, ink, rx=5)
+    svg.rect(x0, y, width * min(value, top) / max(top, 1), 10, ink, rx=5, data_player=player)
     svg.text(x0 + width + 10, y + 10, value, 13, bold=True)
 
 
@@ -121,7 +123,7 @@ def _nation(svg: Svg, q: dict, pub: dict, w: dict, lang: str, ink: str, x: float
     svg.text(x + 453, y + 22, " · ".join(flags), 11, anchor="end", fill="#555")
     top_culture = max([p["culture"] for p in pub["players"]] + [pub["opponent_culture"] or 0, 10])
     top_vp = max([p["vp"] for p in pub["players"]] + [20])
-    _track(svg, x + 12, y + 34, w["culture"], q["culture"], top_culture, ink)
+    _track(svg, x + 12, y + 34, w["culture"], q["culture"], top_culture, ink, q["id"])
     _track(svg, x + 12, y + 52, w["vp"], q["vp"], top_vp, ink)
     svg.text(x + 12, y + 82, w["tile_vp"], 11, fill="#555")
     svg.text(x + 122, y + 82, q["tile_vp"], 11, fill="#555")

@@ -57,7 +57,7 @@ def public_view(state) -> dict:
         "hard": d["hard"], "opponent_culture": None if d["solo"] is None else d["solo"]["culture"],
         "event": None if ev is None else {"id": d["event"], "name": dict(ev["name"]), "food": ev["food"],
                                            "strength": ev["strength"], "vp": d["age"]},
-        "board": board, "order": list(d["order"]),
+        "board": board, "order": list(d["order"]), "seats": list(d["players"]),
         "awaiting": dict(waiting),
         "players": [_player(d, ed, p) for p in d["order"]],
         "supply": {"dice": dict(d["supply"]["dice"]),

@@ -12,8 +12,10 @@ from .council import KORRUPTION_LIMIT
 
 WIDTH, HEIGHT = 960, 800
 LEFT, RIGHT = 10, 500
-COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c")
+# a seat's colour is its place in the match's seat order, as on the match site's chart
+COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 SCALE_MAX = 20
+BAR = 130          # the longest influence bar, leaving room for the value and the seat's name
 
 WORDS = {
     "de": {"after": "nach Sitzung", "before": "vor Sitzung", "of": "von", "values": "Stadtwerte (0–20)", "korruption": "Korruption",
@@ -32,8 +34,7 @@ WORDS = {
 def picture(view: dict, lang: str) -> str:
     pub = view["public"]
     w = WORDS.get(lang, WORDS["en"])
-    players = sorted({m["player"] for m in pub["members"] if m["player"]})
-    colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(players)}
+    colour = {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(pub["seats"])}
     svg = Svg(WIDTH, HEIGHT)
     # the view's round is the coming one; the board shows the session just held
     held = f"{w['after']} {pub['last']['round']}" if pub["last"] else f"{w['before']} {pub['round']}"
@@ -125,10 +126,12 @@ def _influence(svg: Svg, pub: dict, w: dict, colour: dict, top: float) -> None:
         y = top + 40 + i * row
         ink = colour.get(m["player"], "#9a927f")
         svg.text(RIGHT + 12, y + row * 0.6, fit(m["name"], 200, 11), 11, fill="#222" if m["player"] else "#555")
-        svg.rect(RIGHT + 216, y + 3, 160 * m["total"] / best, row - 8, ink, rx=2)
-        svg.text(RIGHT + 222 + 160 * m["total"] / best, y + row * 0.6, m["total"], 11)
-        if m["player"]:
-            svg.text(RIGHT + 246 + 160 * m["total"] / best, y + row * 0.6, m["player"], 11, fill=ink, bold=True)
+        bar = BAR * m["total"] / best
+        svg.rect(RIGHT + 216, y + 3, bar, row - 8, ink, rx=2, **({"data_player": m["player"]} if m["player"] else {}))
+        svg.text(RIGHT + 222 + bar, y + row * 0.6, m["total"], 11)
+        if m["player"]:   # the seat's name after the longest bar still inside the box
+            room = WIDTH - 22 - (RIGHT + 246 + bar)
+            svg.text(RIGHT + 246 + bar, y + row * 0.6, fit(m["player"], room, 11), 11, fill=ink, bold=True)
 
 
 # the standings' labels, phrased for the match site and the reports (merged into RULES.messages)

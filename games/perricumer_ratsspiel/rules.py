@@ -93,7 +93,7 @@ class RatsspielRules:
         opening = list(camp.opening) + [p.nr for p in camp.proposals if p.nr not in camp.opening]
         n = 2 * len(players)
         cards = options.get("cards") or {}
-        return {
+        state = {
             "v": STATE_VERSION, "campaign": camp.model_dump(mode="json"), "round": 1,
             "players": {p: seats[p] for p in sorted(players)},
             "values": {v: 10 for v in CITY_VALUES}, "korruption": 0,
@@ -107,6 +107,11 @@ class RatsspielRules:
             "kidnapped": {}, "last": None, "outcome": None,
             "gm_orders": bool(options.get("gm_orders", False)),
         }
+        if players != sorted(players):
+            # the match's seat order colours the players in the picture as on the site's chart;
+            # kept only where it is not the sorted order, so earlier archives keep their hashes
+            state["seat_order"] = players
+        return state
 
     # --- turns --------------------------------------------------------
     def awaiting(self, state: dict) -> dict[str, str]:

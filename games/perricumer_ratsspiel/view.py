@@ -133,6 +133,7 @@ def public_part(s: dict) -> dict:
         "over": s["outcome"] is not None,
         "values": [{"id": v, "name": VALUE_NAMES[v], "value": s["values"][v]} for v in CITY_VALUES],
         "korruption": s["korruption"], "members": _members(s),
+        "seats": list(s.get("seat_order") or sorted(s["players"])),
         "offices": [{"id": o["id"], "name": dict(o["name"]), "value": o["value"], "value_name": VALUE_NAMES[o["value"]],
                      "level": s["values"][o["value"]], "holder": s["offices"][o["id"]]["holder"],
                      "holder_name": mems[s["offices"][o["id"]]["holder"]]["name"] if s["offices"][o["id"]]["holder"] else None,

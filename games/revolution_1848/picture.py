@@ -16,6 +16,8 @@ from .form import PARTY
 WIDTH = 960
 LEFT, RIGHT = 10, 580
 PANEL_H = 160
+# a seat's colour is its place in the match's seat order, as on the match site's chart
+COLOURS = ("#1f5fa8", "#b8322a", "#2e8540", "#7a4ca0", "#c46f10", "#0f7c7c", "#8a6d1c", "#555555")
 PARTY_INK = {"RR": "#b8322a", "DL": "#c46f10", "L": "#2e6fb0", "R": "#3c3c3c"}
 
 WORDS = {
@@ -54,10 +56,13 @@ def picture(view: dict, lang: str) -> str:
             stake += f" · {w['to_play']}: {pub['actor']}"
         svg.text(WIDTH - 16, 30, fit(stake, 560, 13), 13, anchor="end", fill="#5a3d00")
     tables = {t["player"]: t for t in pub["table"]}
+    ink = {p["id"]: COLOURS[i % len(COLOURS)] for i, p in enumerate(players)}
     for i, p in enumerate(players):
-        _player(svg, p, tables.get(p["id"], {}), pub, w, party, lang, top=48 + i * (PANEL_H + 10))
-    y = _tallies(svg, pub, w, party, top=48)
-    y = _won(svg, pub, w, top=y + 10)
+        top = 48 + i * (PANEL_H + 10)
+        _player(svg, p, tables.get(p["id"], {}), pub, w, party, lang, top=top)
+        svg.rect(LEFT, top, 6, PANEL_H, ink[p["id"]], rx=3, data_player=p["id"])   # the seat's colour
+    y = _tallies(svg, pub, w, party, top=48)   # its names stay black: beside the party colours they would mislead
+    y = _won(svg, pub, w, ink, top=y + 10)
     _trick(svg, pub, w, party, lang, top=y + 10, bottom=height - 10)
     return svg.document(head)
 
@@ -116,7 +121,7 @@ def _tallies(svg: Svg, pub: dict, w: dict, party: dict, top: float) -> float:
     return top + height
 
 
-def _won(svg: Svg, pub: dict, w: dict, top: float) -> float:
+def _won(svg: Svg, pub: dict, w: dict, ink: dict, top: float) -> float:
     players = pub["players"]
     width = WIDTH - RIGHT - 10
     height = 50 + len(players) * 46
@@ -124,7 +129,7 @@ def _won(svg: Svg, pub: dict, w: dict, top: float) -> float:
     svg.text(RIGHT + width - 12, top + 22, f"{w['left']}: {pub['ablauf_left']}", 10, anchor="end", fill="#555")
     for i, p in enumerate(players):
         y = top + 44 + i * 46
-        svg.text(RIGHT + 12, y, p["id"], 12, bold=True)
+        svg.text(RIGHT + 12, y, p["id"], 12, bold=True, fill=ink[p["id"]])
         svg.text(RIGHT + width - 12, y, len(p["won"]), 12, bold=True, anchor="end")
         names = [pub["cards"].get(a, {}).get("name", a) for a in p["won"]]
         for k, line in enumerate(wrap(names, width - 24, 10, 2) or [w["none"]]):

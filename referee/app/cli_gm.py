@@ -27,6 +27,8 @@ COMMANDS = {
     "open-joining": ("Take players by mail again.", ""),
     "remove": ("Free a seat before the start: seat=ID (its player is told; the first waiting takes it).", "seat="),
 }
+# a command line argument the GM left out, in the match's language
+NEEDS = {"en": "{command} needs {arg}=", "de": "{command} braucht auch {arg}="}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -78,13 +80,18 @@ def _make(name: str, text: str, takes: str):
             click.echo(text.rstrip())
             return 0
         from referee.authority.matches.match_file import MatchError
+        from referee.authority.wording import Own, Refusal
 
+        lang = ref.lookups.lang_of(match)   # the GM reads a refusal in the match's language, as by mail
         try:
             done = ref.gm_command(match_id, name, given)
         except KeyError as e:
-            raise Usage(f"{name} needs {e.args[0]}=", f"see: referee gm {match_id} {name} --help") from None
-        except (ValueError, MatchError) as e:   # the authority's Refusal: already plain English
-            raise Fail(f"{name}: {e}") from None
+            raise Usage(NEEDS.get(lang, NEEDS["en"]).format(command=name, arg=e.args[0]),
+                        f"see: referee gm {match_id} {name} --help") from None
+        except Refusal as e:
+            raise Fail(f"{name}: {e.said(lang)}") from None
+        except (ValueError, MatchError) as e:
+            raise Fail(f"{name}: " + Own("command.failed", {"command": name, "reason": str(e)}).describe(lang)) from None
         sent = ref.send_pending(env.sink()).sent
         click.echo(f"{match_id}: {done}; {sent} mails sent")
         return 0

@@ -78,6 +78,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "gm.pause": {
         "en": "Only a running match can be paused; this one is {status}.",
         "de": "Nur eine laufende Partie lässt sich anhalten (Stand: {status_de})."},
+    "gm.start": {
+        "en": "Only a match waiting for its start can be started; this one is {status}.",
+        "de": "Starten lässt sich nur eine Partie, die auf ihren Start wartet (Stand: {status_de})."},
     "gm.resume": {
         "en": "Only a paused match can be resumed; this one is {status}.",
         "de": "Nur eine angehaltene Partie lässt sich fortsetzen (Stand: {status_de})."},
@@ -149,6 +152,10 @@ class Refusal(ValueError):
         self.code, self.arg, self.params = code, arg, params
         super().__init__(TEXTS[code]["en"].format(**params))
 
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang`` (the command line speaks the match's language too)."""
+        return Own(self.code, self.params).describe(lang)
+
 
 # issue 13, sender authentication: a match that requires a proven From
 TEXTS["sender.unproven"] = {
@@ -166,7 +173,7 @@ TEXTS["sender.unproven"] = {
 # must not tell the player to correct and resend it.
 NOTHING_TO_FIX = frozenset({
     "turn.not_awaited", "turn.late", "match.ended", "resend.none", "resend.nothing", "internal.error",
-    "mail.rate_limited", "gm.pause", "gm.resume", "gm.extend_none", "gm.no_open_turn",
+    "mail.rate_limited", "gm.pause", "gm.start", "gm.resume", "gm.extend_none", "gm.no_open_turn",
     "gm.no_resolved_turn"}) | _TALK_NOTHING_TO_FIX
 
 # -- issue 18, seats (life-seats): the seat commands' refusals -----------------

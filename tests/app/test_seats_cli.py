@@ -60,7 +60,8 @@ def test_an_open_match_from_the_command_line(new, tmp_path, capsys):
     assert "open, 0 of 4 seats taken (seat1 free" in capsys.readouterr().out
     assert main(["gm", "lobby", "start"]) == 1
     err = capsys.readouterr().err
-    assert "0 seats are taken; the game needs at least 3 players to start" in err and "Traceback" not in err
+    # issue 33: a GM's refusal in the match's language (lang: de), on the command line as by mail
+    assert "0 Plätze sind besetzt; das Spiel braucht mindestens 3 Spieler zum Start" in err and "Traceback" not in err
     assert main(["gm", "lobby", "close-joining"]) == 0
     assert "joining closed" in capsys.readouterr().out
     assert main(["gm", "lobby", "status"]) == 0
@@ -70,7 +71,7 @@ def test_an_open_match_from_the_command_line(new, tmp_path, capsys):
     assert main(["gm", "lobby", "open-joining"]) == 0
     for command in (["extend", "by=24h"], ["pause"], ["force"], ["rollback"], ["preview"]):
         assert main(["gm", "lobby", *command]) == 1, command
-        assert "has not started yet" in capsys.readouterr().err
+        assert "hat noch nicht begonnen" in capsys.readouterr().err
     assert main(["status"]) == 0
     assert "lobby" in capsys.readouterr().out
     assert main(["gm", "lobby", "end"]) == 0

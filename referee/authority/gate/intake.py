@@ -218,8 +218,9 @@ class Intake:
             match = None   # a stranger learns nothing of the match the mail names
         if match is None and not self.replies.known(mail.sender):
             return self.replies.refuse_stranger(mail, problems[0].code if problems else "envelope")
-        if match is not None and not (mail.sender and self.store.language_of_address(mail.sender)):
-            lang = self.lookups.lang_of(match)
+        if match is not None:   # the sender's language in the match named, not in their newest one (issue 33)
+            seat = next((p for p in self.store.players(match["id"]) if p["email"] == mail.sender), None)
+            lang = self.lookups.lang_of(match, None if mail.sender == match["gm_email"] else seat)
         handled = self.replies.refuse(mail, match, lang, problems, source=doc.source if doc is not None else None)
         handled.match = None
         return handled

@@ -2,6 +2,7 @@
 the mail arrived, awaited, valid; stored, and the acceptance replied."""
 from __future__ import annotations
 
+import keyword
 from datetime import datetime
 
 from referee.authority.replies import Handled, _at
@@ -121,9 +122,17 @@ def orders_text(orders: dict, given=None) -> str:
     """Orders as a reply echoes them: what the player set, without the empty
     fields a game's model fills in (``null``, ``{}``, ``[]``) that they never wrote.
     ``given``: the fields the player sent; None when only the stored orders are known."""
-    shown = {k: _without_nulls(v) for k, v in orders.items()
-             if v is not None and not (v in ({}, []) and (given is None or k not in given))}
+    shown = {_spelled(k): _without_nulls(v) for k, v in orders.items()
+             if v is not None and not (v in ({}, []) and (given is None or _spelled(k) not in given))}
     return dump_orders(shown).rstrip()
+
+
+def _spelled(key):
+    """A key as the player writes it: a game's model names ``if``/``pass`` ``if_``/``pass_``
+    (Python keywords), and stored orders keep that name; the player never sees it."""
+    if isinstance(key, str) and key.endswith("_") and keyword.iskeyword(key[:-1]):
+        return key[:-1]
+    return key
 
 
 def _without_nulls(value, depth: int = 0):
@@ -132,7 +141,7 @@ def _without_nulls(value, depth: int = 0):
     if depth > 32:   # orders are shallow; the intake's loader caps depth at 32 already
         return value
     if isinstance(value, dict):
-        return {k: _without_nulls(v, depth + 1) for k, v in value.items() if v is not None}
+        return {_spelled(k): _without_nulls(v, depth + 1) for k, v in value.items() if v is not None}
     if isinstance(value, list):
         return [_without_nulls(v, depth + 1) for v in value]
     return value

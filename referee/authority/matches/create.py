@@ -12,6 +12,7 @@ from referee.authority.matches.position import position_text, summary_text
 from referee.authority.matches.spec import MatchSpec
 from referee.authority.matches.talk_spec import press_options
 from referee.authority.order_mail import queue_rules_mail, rules_for_mail, schema_url
+from referee.authority.wording import Refusal
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed, phrase, state_hash
 
@@ -130,7 +131,7 @@ class Matches:
         with self.store.transaction():
             match = self.store.match(match_id)
             if match["status"] != "waiting":
-                raise MatchError([f"{match_id} is {match['status']}, not waiting to start"])
+                raise Refusal("gm.start", "command", status=match["status"])
             turn = self.store.current_turn(match_id)
             self.store.set_deadline(match_id, turn["number"], self.lookups.timing(match).first_deadline(self.now()))
             self.store.set_match_status(match_id, "running")
