@@ -233,7 +233,7 @@ def _post_form(url: str, form: dict[str, str], timeout: float, what: str):
 def _read_capped(response, timeout: float, what: str) -> bytes:
     deadline = time.monotonic() + 2 * timeout
     body = bytearray()
-    while chunk := response.read(8192):
+    while chunk := response.read1(8192):   # read1: one receive, so the deadline is checked often
         body += chunk
         if len(body) > MAX_OUTPUT:
             raise SecretError(f"{what}: the token endpoint answered more than {MAX_OUTPUT // 1024} kB",
