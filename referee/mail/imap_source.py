@@ -330,6 +330,21 @@ class ImapSource:
         if self._call(op):
             self._sleep(timeout)
 
+    def probe(self) -> dict:
+        """What ``referee doctor`` reports: log in (as the service would), then the
+        server's IDLE and MOVE support and which of the referee's folders exist."""
+        names = {"folder": self.folder, **self.targets}
+
+        def op(client: IMAPClient) -> dict:
+            return {"idle": client.has_capability("IDLE"), "move": client.has_capability("MOVE"),
+                    "folders": {key: client.folder_exists(self._name(value)) for key, value in names.items()}}
+        self.folder = "INBOX"   # a missing folder is reported, not a failed login
+        try:
+            return self._call(op)
+        finally:   # logged out: the next call selects the configured folder afresh
+            self.close()
+            self.folder, self.uidvalidity = names["folder"], None
+
     def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:

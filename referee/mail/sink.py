@@ -175,6 +175,21 @@ class SmtpSink:
             raise
         return smtp
 
+    def probe(self) -> None:
+        """Connect and log in as sending would (``referee doctor``); errors as ``send`` raises them."""
+        try:
+            self._connection()
+        except SecretError as exc:
+            raise TemporaryMailError(str(exc)) from None
+        except smtplib.SMTPResponseException as exc:
+            self._drop()
+            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) \
+                else str(exc.smtp_error)
+            raise _by_code(exc.smtp_code, f"SMTP {exc.smtp_code} {text}") from exc
+        except (TimeoutError, smtplib.SMTPException, OSError) as exc:
+            self._drop()
+            raise TemporaryMailError(f"SMTP {self.host}:{self.port} unavailable: {exc!r}") from exc
+
     def _oauth(self, smtp: smtplib.SMTP) -> None:
         for attempt in (1, 2):
             answer = xoauth2(self.user or "", self.tokens.token())

@@ -277,9 +277,9 @@ class OAuthDovecot(Dovecot):
     """The test Dovecot with its ``oauth2`` passdb asking ``introspection_url`` (POST)
     for XOAUTH2 and OAUTHBEARER logins; passwords still work for the kit's helpers."""
 
-    def __init__(self, *args, introspection_url: str, **kw) -> None:
+    def __init__(self, *args, introspection_url: str, extra: str = "", **kw) -> None:
         super().__init__(*args, **kw)
-        self.introspection_url = introspection_url
+        self.introspection_url, self.extra = introspection_url, extra
 
     def _render(self) -> None:
         super()._render()
@@ -293,7 +293,7 @@ class OAuthDovecot(Dovecot):
                             f"passdb {{\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
                             f"  args = {self.root}/oauth2.conf.ext\n}}\n"
                             "passdb {\n  driver = passwd-file")
-        self.config.write_text(text)
+        self.config.write_text(text + self.extra)
 
 
 class OAuthSmtpFront(SmtpFront):
@@ -344,9 +344,10 @@ class OAuthServers:
 
 
 @contextlib.contextmanager
-def running_oauth_servers(users: dict[str, str], lifetime: float = 3600.0) -> Iterator[OAuthServers]:
+def running_oauth_servers(users: dict[str, str], lifetime: float = 3600.0, extra: str = "") -> Iterator[OAuthServers]:
     """Dovecot (oauth2 passdb) + an SMTPS front taking XOAUTH2 + the token server they ask.
-    ``users``: refresh token -> user (each user's password is ``<name>-pw``)."""
+    ``users``: refresh token -> user (each user's password is ``<name>-pw``); ``extra``:
+    lines added to dovecot.conf (e.g. an ``imap_capability`` without IDLE and MOVE)."""
     root = _short_root()
     token = dovecot = smtps = None
     try:
@@ -356,7 +357,7 @@ def running_oauth_servers(users: dict[str, str], lifetime: float = 3600.0) -> It
         token.start()
         names = sorted(set(users.values()))
         dovecot = OAuthDovecot(root, {u: f"{u}-pw" for u in names}, tls=(cert, key),
-                               introspection_url=token.introspection_url)
+                               introspection_url=token.introspection_url, extra=extra)
         dovecot.start()
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ctx.load_cert_chain(str(cert), str(key))
