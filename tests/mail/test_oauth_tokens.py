@@ -125,3 +125,14 @@ def test_a_slow_drip_token_endpoint_is_cut_off():
         stop.set()
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_hostile_token_command_output_with_spaces_or_control_characters_is_refused(tmp_path):
+    import sys
+
+    from referee.mail.oauth import CommandToken
+    script = tmp_path / "t.py"
+    script.write_text("print('ya29 token\\x07with bell')")
+    with pytest.raises(SecretError, match="no single word") as caught:
+        CommandToken(f"{sys.executable} {script}").token()
+    assert "ya29" not in str(caught.value)
