@@ -111,6 +111,14 @@ def check_archive(cfg) -> Line:
     return Line(OK, "archive", f"{folder} writable")
 
 
+def _secret_fix(e: SecretError) -> str:
+    if "_command" in e.english:
+        return "run the command by hand, as the referee's account, to see why"
+    if "environment variable" in e.english:
+        return "set it in the environment the service runs in (systemd: Environment= or EnvironmentFile=)"
+    return 'see docs/OPERATIONS.md, "Logging in to the mail accounts"'
+
+
 def _how(part) -> str:
     if part.oauth2 is None:
         return "password"
@@ -127,7 +135,7 @@ def check_imap(cfg) -> list[Line]:
     try:
         source = open_source(cfg)
     except SecretError as e:
-        return [Line(FAIL, "imap login", e.english, "see docs/OPERATIONS.md, \"Logging in\"")]
+        return [Line(FAIL, "imap login", e.english, _secret_fix(e))]
     except ValueError as e:   # security "plain" off loopback
         return [Line(FAIL, "imap login", str(e)[:200], "use security: ssl or starttls")]
     source.max_failures = 1   # one attempt: the doctor reports, it does not wait out an outage
@@ -169,7 +177,7 @@ def check_smtp(cfg, send_test: bool, to: str | None) -> list[Line]:
             sink = open_sink(cfg)
             sink.sink.probe()
         except SecretError as e:
-            return [Line(FAIL, "smtp login", e.english, "see docs/OPERATIONS.md, \"Logging in\"")]
+            return [Line(FAIL, "smtp login", e.english, _secret_fix(e))]
         except (MailError, ValueError) as e:
             return [Line(FAIL, "smtp login", f"{where}: {str(e)[:300]}",
                          "check host, port and security, then user and password or token")]

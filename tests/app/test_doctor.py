@@ -126,8 +126,8 @@ def test_a_wrong_imap_password_fails_the_login_line(s, tmp_path, capsys, monkeyp
 
 
 def test_a_failing_password_command_is_named_on_the_login_line(s, tmp_path, capsys):
-    code, lines, _ = doctor(capsys, write(tmp_path, s, imap=f"password_command: '{sys.executable} -c \"exit(4)\"'"))
-    assert code == 1 and "exit status 4" in lines["imap login"]
+    code, lines, out = doctor(capsys, write(tmp_path, s, imap=f"password_command: '{sys.executable} -c \"exit(4)\"'"))
+    assert code == 1 and "exit status 4" in lines["imap login"] and "run the command by hand" in out
 
 
 def test_an_unreachable_imap_server_fails_quickly(s, tmp_path, capsys):

@@ -63,5 +63,5 @@ def test_doctor_with_a_revoked_refresh_token_fails_both_logins_with_what_to_do(s
 
 def test_doctor_names_a_missing_oauth_environment_variable(s, tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("REFEREE_OAUTH_REFRESH_TOKEN")
-    code, lines, _ = doctor(capsys, config(s, tmp_path))
-    assert code == 1 and "REFEREE_OAUTH_REFRESH_TOKEN" in lines["imap login"]
+    code, lines, out = doctor(capsys, config(s, tmp_path))
+    assert code == 1 and "REFEREE_OAUTH_REFRESH_TOKEN" in lines["imap login"] and "set it in the environment" in out
