@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from referee.mail.oauth import CommandToken, RefreshGrant, SecretError, check_url, run_command
 
@@ -89,7 +89,7 @@ class OAuth2(_Strict):
 
 class _Login(_Strict):
     provider: Provider | None = None
-    password: str | None = None
+    password: str | None = Field(None, repr=False)   # never in a printed configuration
     password_env: str | None = None
     password_command: str | None = None
     oauth2: OAuth2 | None = None

@@ -120,3 +120,9 @@ def test_a_wrong_password_from_the_command_is_refused_without_showing_it(mailser
     assert "login as 'referee' refused" in str(caught.value)
     assert SECRET not in "".join(traceback.format_exception(caught.value))
     assert SECRET not in caplog.text
+
+
+def test_a_password_in_the_file_is_left_out_of_the_printed_configuration(tmp_path):
+    (tmp_path / "referee.yaml").write_text(f"mail_in:\n  imap: {{host: h, user: u, password: {SECRET!r}}}\n")
+    cfg = config_mod.load(tmp_path / "referee.yaml")
+    assert cfg.mail_in.imap.secret() == SECRET and SECRET not in repr(cfg) and SECRET not in str(cfg)
