@@ -231,12 +231,13 @@ def replay(env, match):
 
 def _register() -> None:
     from referee.app.cli_backup import backup, restore
+    from referee.app.cli_doctor import doctor
     from referee.app.cli_gm import gm
     from referee.app.cli_play import demo, rules
     from referee.app.cli_site import check, schema, site
     from referee.app.cli_store import COMMANDS as store_commands  # migrate, store copy
 
-    for command in (gm, demo, rules, site, schema, check, backup, restore, *store_commands):
+    for command in (gm, demo, rules, site, schema, check, backup, restore, doctor, *store_commands):
         cli.add_command(command)
 
 

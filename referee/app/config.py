@@ -2,7 +2,8 @@
 
 The embedded default needs no server: SQLite for the store and Maildir folders
 for mail in and out.  The same file switches to IMAP and SMTP.  Passwords may
-be given through the environment (``password_env``) so the file can be shared.
+be given through the environment (``password_env``), a command or OAuth2 (the
+mail sections are in ``config_mail.py``), so the file can be shared.
 """
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.app.config_mail import ImapIn, MailIn, MailOut, OAuth2, SmtpOut  # noqa: F401 (the mail sections)
 from referee.intake import checks
 from referee.mail.senderauth import nameserver
 
@@ -24,57 +26,6 @@ _SITE_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~%/+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class ImapIn(_Strict):
-    host: str
-    port: int = 993
-    user: str
-    password: str | None = None
-    password_env: str | None = None
-    security: Literal["ssl", "starttls", "plain"] = "ssl"
-    folder: str = "INBOX"
-    processed: str = "Referee/Processed"
-    refused: str = "Referee/Refused"
-
-    def secret(self) -> str:
-        return _secret(self.password, self.password_env, "imap")
-
-
-class SmtpOut(_Strict):
-    host: str
-    port: int = 587
-    user: str | None = None
-    password: str | None = None
-    password_env: str | None = None
-    security: Literal["ssl", "starttls", "plain"] = "starttls"
-
-    def secret(self) -> str | None:
-        if self.user is None:
-            return None
-        return _secret(self.password, self.password_env, "smtp")
-
-
-class MailIn(_Strict):
-    maildir: Path | None = None
-    imap: ImapIn | None = None
-
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.maildir is None) == (self.imap is None):
-            raise ValueError("mail_in needs exactly one of 'maildir' or 'imap'")
-        return self
-
-
-class MailOut(_Strict):
-    maildir: Path | None = None
-    smtp: SmtpOut | None = None
-
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.maildir is None) == (self.smtp is None):
-            raise ValueError("mail_out needs exactly one of 'maildir' or 'smtp'")
-        return self
 
 
 # -- hardening (issue 13, ops): snapshots before closing ------------------------
@@ -205,14 +156,6 @@ class Config(_Strict):
         return c
 
 
-def _secret(value: str | None, env: str | None, what: str) -> str:
-    if value is not None:
-        return value
-    if env and env in os.environ:
-        return os.environ[env]
-    raise ValueError(f"{what}: give 'password' or set the environment variable named in 'password_env'")
-
-
 class ConfigError(ValueError):
     """A configuration file that cannot be used; ``problems`` are plain lines
     naming the file, the line and the setting."""
@@ -323,6 +266,13 @@ mail_in:
 #     security: ssl            # ssl | starttls | plain (plain only on loopback)
 #     user: referee@example.org
 #     password_env: REFEREE_IMAP_PASSWORD
+#     # or: password_command: pass show mail/referee   (its first line; run without a shell)
+#     # Gmail, Microsoft 365 (docs/OPERATIONS.md): provider: gmail | outlook | fastmail
+#     # fills host, port and security; then OAuth2 instead of a password:
+#     # oauth2: {token_command: "oama access referee@example.org"}
+#     # or the refresh-token grant (client id, secret and refresh token from the environment):
+#     # oauth2: {client_id_env: REFEREE_OAUTH_CLIENT_ID, client_secret_env: REFEREE_OAUTH_CLIENT_SECRET,
+#     #          refresh_token_env: REFEREE_OAUTH_REFRESH_TOKEN}
 #     folder: INBOX
 #     processed: Referee/Processed
 #     refused: Referee/Refused

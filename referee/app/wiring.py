@@ -66,8 +66,10 @@ def open_source(cfg: Config):
     from referee.mail.imap_source import ImapSource
 
     imap = cfg.mail_in.imap
-    return ImapSource(imap.host, imap.port, imap.user, imap.secret(), security=imap.security,
-                      folder=imap.folder, processed=imap.processed, refused=imap.refused)
+    tokens = imap.tokens()   # OAuth2 (issue 37), else a password
+    return ImapSource(imap.host, imap.port, imap.user, None if tokens else imap.secret(), security=imap.security,
+                      folder=imap.folder, processed=imap.processed, refused=imap.refused, tokens=tokens,
+                      mechanism=imap.oauth2.mechanism if tokens else "xoauth2")
 
 
 def open_sink(cfg: Config):
@@ -79,4 +81,6 @@ def open_sink(cfg: Config):
         return MaildirSink(cfg.mail_out.maildir)
     smtp = cfg.mail_out.smtp
     # a server refusing every message is waited out (hardening, issue 13)
-    return PatientSink(SmtpSink(smtp.host, smtp.port, smtp.user, smtp.secret(), security=smtp.security))
+    tokens = smtp.tokens()   # OAuth2 (issue 37), else a password
+    return PatientSink(SmtpSink(smtp.host, smtp.port, smtp.user, None if tokens else smtp.secret(),
+                                security=smtp.security, tokens=tokens))

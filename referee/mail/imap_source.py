@@ -28,6 +28,7 @@ from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginEr
 from .errors import MailSourceError, refuse_cleartext_password
 from .inbound import MAX_HEAD, header_section
 from .incoming import Incoming, _check_outcome
+from .oauth import SecretError
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,13 @@ class ImapSource:
     a ``MailSourceError`` says what went wrong.  A refused login is raised at
     once (retrying cannot fix a password).  security "plain" is for loopback
     only unless ``allow_insecure``: the password would cross the wire in clear.
+
+    OAuth2 (issue 37): ``tokens`` (referee.mail.oauth) gives an access token at
+    each login, sent with ``mechanism`` XOAUTH2 or OAUTHBEARER; a refused token
+    is forgotten and a fresh one tried once before the login counts as refused.
     """
 
-    def __init__(self, host: str, port: int, user: str, password: str,
+    def __init__(self, host: str, port: int, user: str, password: str | None,
                  security: str = "plain", folder: str = "INBOX",
                  processed: str = "Referee/Processed", refused: str = "Referee/Refused",
                  ssl_context: ssl.SSLContext | None = None, *,
@@ -62,13 +67,16 @@ class ImapSource:
                  budget: int = 4_000_000,
                  max_failures: int = 5, backoff: float = 0.5, max_backoff: float = 30.0,
                  idle: bool = True, sleep: Callable[[float], None] = time.sleep,
-                 allow_insecure: bool = False) -> None:
+                 allow_insecure: bool = False, tokens=None, mechanism: str = "xoauth2") -> None:
         if security not in SECURITIES:
             raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
         if security == "plain":
             refuse_cleartext_password("IMAP", host, allow_insecure)
         self.host, self.port, self.user, self._password = host, port, user, password
         self.security, self.ssl_context, self.timeout = security, ssl_context, timeout
+        if mechanism not in ("xoauth2", "oauthbearer"):
+            raise ValueError(f"mechanism must be xoauth2 or oauthbearer, not {mechanism!r}")
+        self.tokens, self.mechanism = tokens, mechanism
         self.folder = folder
         self.targets = {"processed": processed, "refused": refused, "ignored": ignored}
         self.chunk, self.budget, self.max_failures = chunk, budget, max_failures
@@ -94,7 +102,7 @@ class ImapSource:
         try:
             if self.security == "starttls":
                 client.starttls(ctx)
-            client.login(self.user, self._password)
+            self._login(client)
             self._idle_ok = client.has_capability("IDLE")
             self._server_names(client)
             self._select(client)
@@ -105,6 +113,14 @@ class ImapSource:
                 pass
             raise
         return client
+
+    def _login(self, client: IMAPClient) -> None:
+        if self.tokens is None:
+            client.login(self.user, self._password)
+        elif self.mechanism == "oauthbearer":
+            client.oauthbearer_login(self.user, self.tokens.token())
+        else:
+            client.oauth2_login(self.user, self.tokens.token())
 
     def _server_names(self, client: IMAPClient) -> None:
         # Folder names are configured with "/"; servers may use "." and a prefix.
@@ -144,6 +160,7 @@ class ImapSource:
 
     def _call(self, op: Callable[[IMAPClient], object]):
         failures = 0
+        fresh_token = False   # a refused token is replaced once, then the refusal stands
         while True:
             try:
                 if self._client is None:
@@ -151,8 +168,16 @@ class ImapSource:
                     if failures:
                         self.reconnects += 1
                 return op(self._client)
+            except SecretError as exc:
+                self._discard()
+                raise MailSourceError(str(exc)) from None
             except LoginError as exc:
                 self._discard()
+                if self.tokens is not None and not fresh_token:
+                    fresh_token = True
+                    self.tokens.invalidate()
+                    log.info("IMAP login as %r with the access token refused; trying a fresh token", self.user)
+                    continue
                 raise MailSourceError(f"IMAP login as {self.user!r} refused: {exc}") from exc
             except _RETRYABLE as exc:
                 self._discard()
@@ -304,6 +329,21 @@ class ImapSource:
 
         if self._call(op):
             self._sleep(timeout)
+
+    def probe(self) -> dict:
+        """What ``referee doctor`` reports: log in (as the service would), then the
+        server's IDLE and MOVE support and which of the referee's folders exist."""
+        names = {"folder": self.folder, **self.targets}
+
+        def op(client: IMAPClient) -> dict:
+            return {"idle": client.has_capability("IDLE"), "move": client.has_capability("MOVE"),
+                    "folders": {key: client.folder_exists(self._name(value)) for key, value in names.items()}}
+        self.folder = "INBOX"   # a missing folder is reported, not a failed login
+        try:
+            return self._call(op)
+        finally:   # logged out: the next call selects the configured folder afresh
+            self.close()
+            self.folder, self.uidvalidity = names["folder"], None
 
     def close(self) -> None:
         client, self._client = self._client, None

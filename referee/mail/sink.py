@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .errors import PermanentMailError, TemporaryMailError, refuse_cleartext_password
+from .oauth import SecretError, xoauth2
 
 SECURITIES = ("plain", "starttls", "ssl")
 
@@ -127,18 +128,21 @@ class SmtpSink:
     replies are temporary; 5xx replies, a missing STARTTLS/AUTH capability and
     a certificate that does not verify are permanent (retrying cannot help).
     AUTH over "plain" is refused for non-loopback hosts unless ``allow_insecure``.
+    With ``tokens`` (referee.mail.oauth, issue 37) the login is AUTH XOAUTH2; a
+    refused token is forgotten and a fresh one tried once.  A token that cannot
+    be had is a temporary failure: the outbox keeps the mail and tries again.
     """
 
     def __init__(self, host: str, port: int, user: str | None = None,
                  password: str | None = None, security: str = "plain",
                  ssl_context: ssl.SSLContext | None = None, *, timeout: float = 30.0,
-                 local_hostname: str | None = None, allow_insecure: bool = False) -> None:
+                 local_hostname: str | None = None, allow_insecure: bool = False, tokens=None) -> None:
         if security not in SECURITIES:
             raise ValueError(f"security must be one of {SECURITIES}, not {security!r}")
         if security == "plain" and user is not None:
             refuse_cleartext_password("SMTP", host, allow_insecure)
         self.host, self.port = host, port
-        self.user, self.password = user, password
+        self.user, self.password, self.tokens = user, password, tokens
         self.security = security
         self.ssl_context = ssl_context
         self.timeout = timeout
@@ -162,12 +166,40 @@ class SmtpSink:
             if self.security == "starttls":
                 smtp.starttls(context=self._context())
                 smtp.ehlo()
-            if self.user is not None:
+            if self.tokens is not None:
+                self._oauth(smtp)
+            elif self.user is not None:
                 smtp.login(self.user, self.password or "")
         except BaseException:
             smtp.close()
             raise
         return smtp
+
+    def probe(self) -> None:
+        """Connect and log in as sending would (``referee doctor``); errors as ``send`` raises them."""
+        try:
+            self._connection()
+        except SecretError as exc:
+            raise TemporaryMailError(str(exc)) from None
+        except smtplib.SMTPResponseException as exc:
+            self._drop()
+            text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) \
+                else str(exc.smtp_error)
+            raise _by_code(exc.smtp_code, f"SMTP {exc.smtp_code} {text}") from exc
+        except (TimeoutError, smtplib.SMTPException, OSError) as exc:
+            self._drop()
+            raise TemporaryMailError(f"SMTP {self.host}:{self.port} unavailable: {exc!r}") from exc
+
+    def _oauth(self, smtp: smtplib.SMTP) -> None:
+        for attempt in (1, 2):
+            answer = xoauth2(self.user or "", self.tokens.token())
+            try:   # the server's 334 error challenge is answered with an empty line
+                smtp.auth("XOAUTH2", lambda challenge=None, answer=answer: answer if challenge is None else "")
+                return
+            except smtplib.SMTPAuthenticationError:
+                if attempt == 2:
+                    raise
+                self.tokens.invalidate()
 
     def _connection(self) -> smtplib.SMTP:
         if self._smtp is not None:
@@ -221,6 +253,9 @@ class SmtpSink:
             text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) \
                 else str(exc.smtp_error)
             raise _by_code(exc.smtp_code, f"SMTP {exc.smtp_code} {text}") from exc
+        except SecretError as exc:
+            self._drop()
+            raise TemporaryMailError(str(exc)) from None
         except smtplib.SMTPNotSupportedError as exc:
             self._drop()
             raise PermanentMailError(f"SMTP server lacks a needed capability: {exc}") from exc

@@ -158,3 +158,217 @@ def running_mailservers(users: tuple[str, ...] | dict[str, str] = DEFAULT_USERS,
             dovecot.stop()
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
+
+
+# -- OAuth2 (issue 37): a token endpoint, Dovecot's oauth2 passdb, SMTP AUTH XOAUTH2 ---------
+_smtpfront = _load("smtpfront")
+
+
+class TokenServer:
+    """A tiny OAuth2 authorization server on loopback (http.server in a thread).
+
+    POST /token: the refresh-token grant; answers ``{"access_token", "expires_in"}``,
+    or 400 ``invalid_grant`` for a refresh token in ``revoked``.  POST /introspect
+    (RFC 7662, what Dovecot's ``introspection_mode = post`` sends): ``active`` while
+    a token is known, not ``killed`` and not expired.  ``answer`` replaces every
+    /token answer with raw bytes (hostile-input tests).
+    """
+
+    def __init__(self, users: dict[str, str], lifetime: float = 3600.0) -> None:
+        import threading
+        self.refresh_tokens = dict(users)   # refresh token -> user
+        self.lifetime = lifetime
+        self.revoked: set[str] = set()
+        self.killed: set[str] = set()
+        self.tokens: dict[str, tuple[str, float]] = {}   # access token -> (user, expiry, wall clock)
+        self.issued: list[str] = []
+        self.introspected = 0
+        self.answer: bytes | None = None
+        self.rotate = False   # True: every grant hands out a new refresh token and revokes the old one
+        self.lock = threading.Lock()
+        self._httpd = None
+        self._thread = None
+        self.port = 0
+
+    @property
+    def token_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/token"
+
+    @property
+    def introspection_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/introspect"
+
+    def valid(self, token: str) -> str | None:
+        """The user ``token`` is for, while it is valid."""
+        import time
+        with self.lock:
+            user, expiry = self.tokens.get(token, (None, 0.0))
+            return user if user and token not in self.killed and time.time() < expiry else None
+
+    def issue(self, user: str) -> str:
+        import secrets
+        import time
+        token = f"at-{len(self.issued) + 1}-{secrets.token_urlsafe(12)}"
+        with self.lock:
+            self.tokens[token] = (user, time.time() + self.lifetime)
+            self.issued.append(token)
+        return token
+
+    def _token(self, form: dict[str, str]) -> tuple[int, bytes]:
+        import json
+        if self.answer is not None:
+            return 200, self.answer
+        refresh = form.get("refresh_token", "")
+        if form.get("grant_type") != "refresh_token" or not form.get("client_id"):
+            return 400, b'{"error": "invalid_request"}'
+        if refresh in self.revoked or refresh not in self.refresh_tokens:
+            return 400, b'{"error": "invalid_grant", "error_description": "Token has been expired or revoked."}'
+        token = self.issue(self.refresh_tokens[refresh])
+        answer = {"access_token": token, "token_type": "Bearer", "expires_in": self.lifetime}
+        if self.rotate:
+            answer["refresh_token"] = f"rt-rotated-{len(self.issued)}"
+            self.refresh_tokens[answer["refresh_token"]] = self.refresh_tokens[refresh]
+            self.revoked.add(refresh)
+        return 200, json.dumps(answer).encode()
+
+    def _introspect(self, form: dict[str, str]) -> tuple[int, bytes]:
+        import json
+        with self.lock:
+            self.introspected += 1
+        user = self.valid(form.get("token", ""))
+        return 200, json.dumps({"active": True, "username": user} if user else {"active": False}).encode()
+
+    def start(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import parse_qsl
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):   # noqa: N802 (http.server's name)
+                length = min(int(self.headers.get("Content-Length") or 0), 65536)
+                form = dict(parse_qsl(self.rfile.read(length).decode("utf-8", "replace")))
+                route = {"/token": server._token, "/introspect": server._introspect}.get(self.path.split("?")[0])
+                status, body = route(form) if route else (404, b"{}")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                with contextlib.suppress(ConnectionError):   # a client that stopped reading a hostile answer
+                    self.wfile.write(body)
+
+            def log_message(self, *args):   # quiet
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+
+class OAuthDovecot(Dovecot):
+    """The test Dovecot with its ``oauth2`` passdb asking ``introspection_url`` (POST)
+    for XOAUTH2 and OAUTHBEARER logins; passwords still work for the kit's helpers."""
+
+    def __init__(self, *args, introspection_url: str, extra: str = "", **kw) -> None:
+        super().__init__(*args, **kw)
+        self.introspection_url, self.extra = introspection_url, extra
+
+    def _render(self) -> None:
+        super()._render()
+        (self.root / "oauth2.conf.ext").write_text(
+            f"introspection_mode = post\nintrospection_url = {self.introspection_url}\n"
+            "username_attribute = username\nactive_attribute = active\nactive_value = true\n"
+            "force_introspection = yes\n")
+        text = self.config.read_text()
+        text = text.replace("auth_mechanisms = plain login", "auth_mechanisms = plain login xoauth2 oauthbearer")
+        text = text.replace("passdb {\n  driver = passwd-file",
+                            f"passdb {{\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                            f"  args = {self.root}/oauth2.conf.ext\n}}\n"
+                            "passdb {\n  driver = passwd-file")
+        self.config.write_text(text + self.extra)
+
+
+class OAuthSmtpFront(SmtpFront):
+    """The SMTPS front that also takes AUTH XOAUTH2, the token checked at ``tokens``."""
+
+    def __init__(self, *args, tokens: TokenServer, **kw) -> None:
+        super().__init__(*args, **kw)
+        self.tokens = tokens
+        self.xoauth2_logins: list[str] = []
+
+    def start(self) -> None:
+        front = self
+
+        class Handler(_smtpfront._Handler):
+            async def auth_XOAUTH2(self, server, args):   # noqa: N802 (aiosmtpd's hook name)
+                import base64
+                import json
+
+                from aiosmtpd.smtp import AuthResult, LoginPassword
+                blob = base64.b64decode(args[1]) if len(args) > 1 else await server.challenge_auth("")
+                fields = dict(part.split("=", 1) for part in blob.decode().split("\x01") if "=" in part)
+                user, token = fields.get("user", ""), fields.get("auth", "").removeprefix("Bearer ")
+                if front.tokens.valid(token) == user.split("@")[0]:
+                    front.xoauth2_logins.append(token)
+                    return AuthResult(success=True, auth_data=LoginPassword(user.encode(), b""))
+                error = json.dumps({"status": "401", "schemes": "bearer"})
+                await server.challenge_auth(error)   # RFC 7628: the client answers with an empty line
+                return AuthResult(success=False, handled=False)
+
+        import aiosmtpd.controller as controller
+        self.port = free_port()
+        self._controller = controller.Controller(Handler(self), hostname="127.0.0.1", port=self.port,
+                                                 ready_timeout=5, server_hostname="smtp.referee.test",
+                                                 **self._kwargs)
+        self._controller.start()
+
+
+@dataclass
+class OAuthServers:
+    token: TokenServer
+    dovecot: OAuthDovecot
+    smtps: OAuthSmtpFront
+    cert: Path
+
+    @property
+    def imap_port(self) -> int:
+        return self.dovecot.imap_port
+
+
+@contextlib.contextmanager
+def running_oauth_servers(users: dict[str, str], lifetime: float = 3600.0, extra: str = "") -> Iterator[OAuthServers]:
+    """Dovecot (oauth2 passdb) + an SMTPS front taking XOAUTH2 + the token server they ask.
+    ``users``: refresh token -> user (each user's password is ``<name>-pw``); ``extra``:
+    lines added to dovecot.conf (e.g. an ``imap_capability`` without IDLE and MOVE)."""
+    root = _short_root()
+    token = dovecot = smtps = None
+    try:
+        (root / "tls").mkdir()
+        cert, key = make_certificate(root / "tls")
+        token = TokenServer(users, lifetime)
+        token.start()
+        names = sorted(set(users.values()))
+        dovecot = OAuthDovecot(root, {u: f"{u}-pw" for u in names}, tls=(cert, key),
+                               introspection_url=token.introspection_url, extra=extra)
+        dovecot.start()
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ctx.load_cert_chain(str(cert), str(key))
+        smtps = OAuthSmtpFront(dovecot.lmtp_port, set(names), implicit_tls=ctx, passwords={}, tokens=token)
+        smtps.start()
+        yield OAuthServers(token, dovecot, smtps, cert)
+    finally:
+        if smtps is not None:
+            smtps.stop()
+        if dovecot is not None:
+            dovecot.stop()
+        if token is not None:
+            token.stop()
+        shutil.rmtree(root, ignore_errors=True)
