@@ -10,6 +10,7 @@ import traceback
 
 import click
 
+from referee.mail.errors import MailError
 from referee.store.errors import SchemaMismatch, StoreUnavailable
 
 USAGE = 2      # the command line itself is wrong: an option, an argument, a file named on it
@@ -59,6 +60,9 @@ def run(group: click.Group, argv: list[str] | None) -> int:
     except click.exceptions.Exit as e:
         return e.exit_code
     except (SchemaMismatch, StoreUnavailable) as e:   # a store too new, not migrated, or out of reach
+        say(str(e)[:400])
+        return FAILED
+    except MailError as e:   # a mailbox out of reach or refusing the login: its message says why, in en and de
         say(str(e)[:400])
         return FAILED
     except OSError as e:

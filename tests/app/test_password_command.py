@@ -126,3 +126,18 @@ def test_a_password_in_the_file_is_left_out_of_the_printed_configuration(tmp_pat
     (tmp_path / "referee.yaml").write_text(f"mail_in:\n  imap: {{host: h, user: u, password: {SECRET!r}}}\n")
     cfg = config_mod.load(tmp_path / "referee.yaml")
     assert cfg.mail_in.imap.secret() == SECRET and SECRET not in repr(cfg) and SECRET not in str(cfg)
+
+
+def test_poll_with_a_failing_password_command_says_why_not_internal_error(tmp_path):
+    """The command line names the password command's failure, never "internal error" (a GM's cron mail)."""
+    import subprocess
+
+    failing = script(tmp_path, f"import sys; print({SECRET!r}); sys.exit(3)")
+    (tmp_path / "referee.yaml").write_text(
+        "mail_in:\n  imap: {host: 127.0.0.1, port: 1, security: plain, user: referee, "
+        f"password_command: {failing!r}}}\n")
+    done = subprocess.run([sys.executable, "-m", "referee.app.cli", "poll", "--once"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "failed with exit status 3" in done.stderr and "internal error" not in done.stderr
+    assert SECRET not in done.stdout + done.stderr
