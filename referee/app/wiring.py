@@ -29,13 +29,13 @@ def open_referee(cfg: Config, clock: Callable[[], datetime] | None = None) -> Re
 
 def auto_backup(cfg: Config):
     """The snapshots before closing (hardening, issue 13), or None when switched off."""
-    from referee.store.backup import AutoBackup
+    from referee.store.backup_auto import AutoBackup
 
     if not cfg.backups.before_close:
         return None
     folder = cfg.backups.folder or "backups"
     beside = cfg.store.parent if isinstance(cfg.store, Path) else Path.cwd()   # a PostgreSQL store: here
-    return AutoBackup(folder=beside / folder, keep=cfg.backups.keep)
+    return AutoBackup(folder=beside / folder, keep=cfg.backups.keep, daily=cfg.backups.daily)
 
 
 def trust_of(cfg: Config, txt=None) -> Trust:
