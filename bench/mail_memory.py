@@ -19,7 +19,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "mail"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "kits"))
 from mail_shapes import SHAPES  # noqa: E402
 
 from referee.mail.inbound import MAX_BYTES, parse_inbound  # noqa: E402
