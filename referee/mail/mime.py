@@ -18,7 +18,8 @@ What the reader sees (``Body``):
 * a text part over ``MAX_TEXT_PART`` (a reply quoting a long history): its first
   ``MAX_TEXT_PART`` bytes are read, and the text before the first quoted line
   (``> ``, "On ... wrote:", "-----Original Message-----") is what the reader sees,
-  if it holds an order document; else the mail is too large, as before.
+  if it holds an order document.  Without a quote in those bytes the text may go on
+  past them (a document cut in two), and the mail is too large, as before.
 * attachments: YAML files are kept (up to their cap); other attachments are
   left aside, and those over ``NOTED_ATTACHMENT`` bytes are named, so the
   reply can say what was not read.  ``message/*`` parts (a forwarded mail, a
@@ -145,7 +146,7 @@ class Reader:
         if cut > start:
             kind, text, literal = self._text(msg, ctype, start, cut + 1)
             own, own_literal = before_quote(text), before_quote(literal)
-            if holds_document(own):
+            if own is not None and own_literal is not None and holds_document(own):
                 return [(kind, own, own_literal)]
         self._over(MAX_TEXT_PART, "text")
         return []
@@ -182,8 +183,9 @@ def _attached(msg: Message, filename) -> bool:
     return disposition == "attachment" or filename(msg) is not None
 
 
-def before_quote(text: str) -> str:
-    """The lines of ``text`` above the first line of a quote (one look at each line)."""
+def before_quote(text: str) -> str | None:
+    """The lines of ``text`` above the first line of a quote (one look at each line);
+    None where no quote begins in it."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         bare = line.strip().lower()
@@ -193,7 +195,7 @@ def before_quote(text: str) -> str:
             # an attribution wrapped by the client: "On Mon, 2 Mar 2026, Referee <r@x>" / "wrote:"
             top = i - 1 if i and len(bare) < 20 and lines[i - 1].strip()[:3].lower() in ("on ", "am ") else i
             return "\n".join(lines[:top]) + "\n"
-    return text
+    return None
 
 
 def holds_document(text: str) -> bool:

@@ -110,3 +110,15 @@ def test_issue38_hostile_a_document_past_the_cap_or_one_endless_line_is_refused_
     assert ref.store.submissions("toy1", 1) == {}
     assert "its text is over the limit of 256 kB" in _text(replies[0])
     assert elapsed < 10.0
+
+
+def test_issue38_hostile_an_order_above_3_9_mb_of_unquoted_text_is_refused(ref, tmp_path, mailservers):
+    # no quote begins within the bytes read: the text may go on past them (a document cut in two)
+    prose = "the council met again and nothing was decided; " * 2 + "\n"
+    raw = (f"From: ann@example.org\r\nTo: {REFEREE}\r\nSubject: orders\r\nMessage-ID: <unquoted@players.example>\r\n"
+           "Content-Type: text/plain; charset=utf-8\r\n\r\n" + bid("ann", "KEY-OF-ANN", 1).replace("\n", "\r\n")
+           + (prose * (HISTORY // len(prose))).replace("\n", "\r\n")).encode()
+    assert len(raw) < 4_000_000
+    _, replies = _poll(ref, mailservers, tmp_path, raw)
+    assert ref.store.submissions("toy1", 1) == {}
+    assert "its text is over the limit of 256 kB" in _text(replies[0])
