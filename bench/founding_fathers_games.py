@@ -6,6 +6,7 @@ in the same run on the same seeds, is the bare loop without ``validate``
 (random orders parsed and resolved only), so the ratio shows what validation
 costs.  Times are CPU seconds of this process (``time.process_time``), i.e. one
 core, so other work on a shared machine does not distort them.
+Left out: the referee around the game (mail, store, archive, rendering the reports).
 Run:  python bench/founding_fathers_games.py [--games 200] [--smoke]
 """
 from __future__ import annotations

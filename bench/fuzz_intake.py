@@ -12,6 +12,9 @@ one input raised the resident set by, and the largest resident set of a worker.
 The issue's limits: no internal error, no input over 1 s (of CPU: the wall
 time, also printed, counts whatever else the machine runs) or 200 MB.
 
+Left out: IMAP and SMTP (the mails are bytes in hand, the replies wire bytes), closing
+turns.  ``--smoke``: 40 inputs on one worker, for CI.
+
     python bench/fuzz_intake.py [--inputs 100000] [--workers 2] [--show SEED] [--smoke]
 """
 from __future__ import annotations

@@ -5,6 +5,9 @@ Dovecot folder, a bare bulk FETCH + ``email`` parse + C YAML load with the
 mail layer's own path (ImapSource.fetch + parse_inbound + C YAML load), and
 the cost of marking mail done one by one vs. in one MOVE.
 
+Left out: handling the orders (``Referee.handle``), the replies, the store.  Also
+printed: IDLE wake-up after an APPEND.  ``--smoke``: 50 mails, one round, for CI.
+
     python bench/mail_fetch_parse.py [N] [maildir|mdbox] [--smoke]
 """
 from __future__ import annotations

@@ -18,6 +18,10 @@
    an order mail is APPENDed and the time until its confirmation reaches the
    SMTP capture is measured (median of K).
 
+Left out: closing the turn and its reports (bench/close_many.py), start-up of the
+service and of Dovecot (before the clock).  ``--smoke``: 40 mails of 40 players, SMTP
+in its own process, 2 IDLE rounds, for CI.
+
 Run: python bench/mail_intake_burst.py [--mails 2000] [--idle 15] [--smtp both|process|thread] [--distinct]
      [--profile FILE] [--smoke]  (cProfile of the timed poll into FILE.process / FILE.thread)
 """

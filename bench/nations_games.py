@@ -7,6 +7,8 @@ timed part is parse + validate + resolve; the baseline, measured in the same
 run on the same games, is ``resolve`` alone, so the ratio shows what parsing
 and validating (the plan preview) add.  Times are CPU seconds of this process
 (``time.process_time``), i.e. one core.  Target: >= 50 full 4-player games/s.
+Left out: the random players' choices, and the referee around the game (mail, store,
+archive, rendering the reports).
 Run:  python bench/nations_games.py [--games 100] [--smoke]
 """
 from __future__ import annotations

@@ -5,6 +5,9 @@ players (random legal orders) for 2, 6, 12 and 18 players (the 48 sample proposa
 session: resolve time, validate time per player, view+order form per player,
 and the size of the dumped state (JSON) that the referee stores each turn.
 
+Left out: parsing the orders (``model_validate``), the referee around the game (mail,
+store, archive, rendering the reports) and the random players' choices.
+
     python bench/perricumer_ratsspiel_session.py [GAMES] [--smoke]
 """
 from __future__ import annotations

@@ -6,6 +6,7 @@ trick).  The baseline is measured in the same run on the same games: the CPU
 time spent inside ``resolve`` alone, so the ratio shows what parsing, checking
 and the random players cost on top.  Times are CPU seconds of this process
 (``time.process_time``), i.e. one core, fair on a shared machine.
+Left out: the referee around the game (mail, store, archive, rendering the reports).
 Run:  python bench/revolution_1848_games.py [--games 300] [--smoke]
 """
 from __future__ import annotations
