@@ -17,7 +17,8 @@ where the snapshot lies on the same file system.  A snapshot is written under a
 temporary name and renamed when complete: a half-written one is never taken.
 
 The snapshots taken before every close pass (``backup_auto.AutoBackup``) are of
-format 2: a folder of two files, the store's dump and the manifest, which names each
+format 2: a folder of two files, the store's dump (packed, ``store.sqlite.gz``, for
+SQLite) and the manifest, which names each
 archive file by its content's sha256; the contents lie once in ``archive-files/``
 beside the snapshots, shared by all of them, so a pass adds the store's dump and the
 archive files new since the last pass, not a tree of thousands of folders (issue 38).
@@ -33,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -99,8 +101,12 @@ def take(store, archive_root: Path, dest: Path, put: Callable[[Path, str, Path],
     partial.mkdir(parents=True, mode=0o700)
     try:
         dumped = backend.dump(store, partial)
+        archived = backend.archived(dumped)
+        if manifest["format"] == SHARED and getattr(backend, "packed", None):
+            manifest = {**manifest, "store_bytes": dumped.stat().st_size}
+            dumped = backend.pack(dumped)   # a fraction of the store a snapshot (issue 38)
         store_hash = _sha256(dumped)
-        files = {rel: put(path, rel, partial) for path, rel in _archive_files(Path(archive_root), backend.archived(dumped))}
+        files = {rel: put(path, rel, partial) for path, rel in _archive_files(Path(archive_root), archived)}
         manifest = {**manifest, "backend": backend.name, "store_file": dumped.name, "store_sha256": store_hash,
                     "schema_version": SCHEMA_VERSION, "taken": (now or datetime.now(UTC)).isoformat(),
                     "archive": files}
@@ -162,15 +168,9 @@ def _write_json(path: Path, data: dict) -> None:
 # holds as archived has its record in the archive, with the store's state hash, and no other).
 def verify(folder: Path) -> tuple[dict | None, list[str]]:
     """(the manifest, every problem found); a snapshot with problems is never restored."""
-    manifest, whole, together, _ = _verify(Path(folder))
+    with tempfile.TemporaryDirectory(prefix="referee-verify-") as scratch:
+        manifest, whole, together, _ = _check(Path(folder), Path(scratch))
     return manifest, whole + together
-
-
-def _verify(folder: Path) -> tuple[dict | None, list[str], list[str], Callable[[str], Path]]:
-    """(the manifest, problems of its wholeness, problems of its store and archive together,
-    where each archive file listed lies)."""
-    manifest, whole, together = _check(folder)
-    return manifest, whole, together, _where(folder, manifest or {})
 
 
 def _where(folder: Path, manifest: dict) -> Callable[[str], Path]:
@@ -181,39 +181,45 @@ def _where(folder: Path, manifest: dict) -> Callable[[str], Path]:
     return lambda rel: folder / "turns" / rel
 
 
-def _check(folder: Path) -> tuple[dict | None, list[str], list[str]]:
+def _check(folder: Path, scratch: Path) -> tuple[dict | None, list[str], list[str], Path | None]:
+    """(the manifest, problems of its wholeness, problems of its store and archive together,
+    the store's dump as verified, None if not whole: in ``scratch`` where the snapshot packs it)."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"], []
+        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"], [], None
     if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, SHARED):
         return None, [f"{folder}: snapshot format {manifest.get('format') if isinstance(manifest, dict) else '?'}, "
-                      f"this referee reads {FORMAT} and {SHARED}"], []
+                      f"this referee reads {FORMAT} and {SHARED}"], [], None
     try:
         backend = backend_named(str(manifest.get("backend")))
     except BackupError as e:
-        return manifest, [str(e)], []
-    if manifest.get("store_file") != backend.file:   # an absolute or other name would load an unchecked file
+        return manifest, [str(e)], [], None
+    packed = manifest["format"] == SHARED and getattr(backend, "packed", None)
+    name = packed or backend.file
+    if manifest.get("store_file") != name:   # an absolute or other name would load an unchecked file
         return manifest, [f"the manifest names the store file {str(manifest.get('store_file'))[:80]!r}; a snapshot "
-                          f"of a {backend.name} store holds it as {backend.file}, beside the manifest"], []
-    dumped = folder / backend.file
+                          f"of a {backend.name} store holds it as {name}, beside the manifest"], [], None
+    dumped = folder / name
     if dumped.is_symlink() or not dumped.is_file():
-        return manifest, [f"{folder}: the store file {dumped.name} is missing (or a link)"], []
+        return manifest, [f"{folder}: the store file {dumped.name} is missing (or a link)"], [], None
     problems: list[str] = []
     if _sha256(dumped) != manifest.get("store_sha256"):
         problems.append(f"{dumped.name}: its checksum differs from the manifest's (damaged or changed)")
     else:
-        problems += backend.check(dumped)
+        if packed:
+            dumped, problems = backend.unpack(dumped, scratch, manifest.get("store_bytes"))
+        problems = problems or backend.check(dumped)
     archive = manifest.get("archive")
     if not isinstance(archive, dict):
-        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], []
+        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], [], None
     if manifest["format"] == SHARED:
         problems += _shared_problems(folder.parent / POOL, archive, manifest.get("objects"))
     else:
         problems += _archive_problems(folder, archive)
     if problems:
-        return manifest, problems, []
-    return manifest, [], _together(_where(folder, manifest), backend.archived(dumped), archive)
+        return manifest, problems, [], None
+    return manifest, [], _together(_where(folder, manifest), backend.archived(dumped), archive), dumped
 
 
 def _archive_problems(folder: Path, listed: dict) -> list[str]:
@@ -302,8 +308,13 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     """Bring a snapshot back; refuses a store in use or holding matches, and a
     non-empty archive, unless ``force`` (the old archive is then kept beside)."""
     folder, archive_root = Path(folder), Path(archive_root)
-    manifest, problems, apart, at = _verify(folder)
-    if problems or manifest is None:
+    with tempfile.TemporaryDirectory(prefix="referee-restore-") as scratch:
+        return _restore(folder, store_location, archive_root, force, now, *_check(folder, Path(scratch)))
+
+
+def _restore(folder: Path, store_location: str, archive_root: Path, force: bool, now: datetime | None,
+             manifest: dict | None, problems: list[str], apart: list[str], dumped: Path | None) -> dict:
+    if problems or manifest is None or dumped is None:
         raise BackupError("the snapshot is not whole: " + "; ".join(problems[:5]),
                           "take a new one with `referee backup`, or restore another")
     if apart:
@@ -326,8 +337,8 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     staged = archive_root.with_name(f".{archive_root.name}.restoring-{os.getpid()}")
     shutil.rmtree(staged, ignore_errors=True)
     try:
-        _bring_back(at, staged, manifest["archive"])   # before the store: a full disk changes nothing
-        backend.load(folder / backend.file, store_location)          # the very file verified
+        _bring_back(_where(folder, manifest), staged, manifest["archive"])   # before the store: a full disk changes nothing
+        backend.load(dumped, store_location)          # the very file verified
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise

@@ -2,13 +2,14 @@
 league can keep taking (issue 38).
 
 Each is a folder of two files: the store's dump (SQLite's online backup into one file,
-or ``pg_dump``) and its manifest (format 2), which names every archive file of that
+gzipped to about a seventh; or ``pg_dump``'s custom format, compressed by itself) and
+its manifest (format 2), which names every archive file of that
 moment by its content's sha256.  The contents lie once in ``archive-files/`` beside the
 snapshots, shared by all: archive files are only ever replaced whole, never changed in
 place, so a content is hard-linked there from the archive (copied across file systems)
 the first time a pass sees it, and a pass hashes only the files whose size, time or inode
 changed since the last (``STAMPS.json``).  A pass thus writes the store's dump, the
-manifest and the archive files new since the last pass.
+manifest and the archive files new since the last pass (linked: no byte copied).
 
 Kept: the newest ``keep`` snapshots and the newest of each of the last ``daily`` days
 they were taken on; a content no kept snapshot names is deleted.
@@ -87,7 +88,11 @@ class AutoBackup:
     def take(self, store, archive_root: Path, now: datetime, label: str) -> Path:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         pool = Pool(self.folder / POOL)
-        name = f"auto-{now:%Y%m%dT%H%M%S%f}-{label}"[:120]
+        name = base = f"auto-{now:%Y%m%dT%H%M%S%f}-{label}"[:120]
+        for n in range(2, 1000):   # two passes of one clock moment (a simulated clock, a GM's force)
+            if not (self.folder / name).exists():
+                break
+            name = f"{base}-{n}"
         path = take(store, archive_root, self.folder / name, pool.put, {"format": SHARED, "objects": pool.objects}, now)
         pool.save()
         self.prune()

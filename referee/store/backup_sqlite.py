@@ -3,17 +3,51 @@ backup API (``sqlite3.Connection.backup``) into one file, page by page in one re
 transaction, so the copy is one consistent moment while the service goes on writing."""
 from __future__ import annotations
 
+import gzip
 import os
+import shutil
 import sqlite3
+import zlib
 from datetime import datetime
 from pathlib import Path
 
 from referee.store.backup_pg import result_hash
 from referee.store.schema import SCHEMA_VERSION
 
+MANIFEST_NAME = "MANIFEST.json"   # referee.store.backup.MANIFEST (which imports this module)
+
 
 class SqliteBackend:
     name, file = "sqlite", "store.sqlite"
+    packed = "store.sqlite.gz"   # the automatic snapshots' dump, packed (pg_dump's custom format is already)
+
+    def pack(self, dumped: Path) -> Path:
+        """``dumped`` gzipped beside it (level 1: a store of JSON text packs to ~1/7 in ~20 ms a MB)."""
+        target = dumped.with_name(self.packed)
+        with open(dumped, "rb") as f, open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as raw, \
+                gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1, mtime=0) as g:
+            shutil.copyfileobj(f, g, 1 << 20)
+        dumped.unlink()
+        return target
+
+    def unpack(self, packed: Path, scratch: Path, size) -> tuple[Path, list[str]]:
+        """(the dump unpacked into ``scratch``, problems); never more than the ``size`` the manifest gives."""
+        target = scratch / self.file
+        if not isinstance(size, int) or size < 0:
+            return target, [f"{MANIFEST_NAME}: no size of the packed store"]
+        written = 0
+        try:
+            with gzip.open(packed, "rb") as g, open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+                while block := g.read(min(1 << 20, size - written + 1)):
+                    written += len(block)
+                    if written > size:
+                        break
+                    f.write(block)
+        except (OSError, EOFError, zlib.error) as e:
+            return target, [f"{packed.name}: not a whole gzip file ({e})"]
+        if written != size:
+            return target, [f"{packed.name}: unpacks to another size than the manifest's"]
+        return target, []
 
     def dump(self, store, folder: Path) -> Path:
         target = folder / self.file

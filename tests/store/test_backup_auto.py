@@ -4,6 +4,7 @@ contents once in ``archive-files/``), are kept by the newest ``keep`` and the ne
 each of the last ``daily`` days, and are checked as hard as a full snapshot (issue 32)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -41,9 +42,10 @@ def test_issue38_a_pass_writes_the_store_s_dump_and_only_the_archive_files_new_s
     archive = {p: p.stat().st_ino for p in (tmp_path / "turns").rglob("*") if p.is_file()}
     taken = sorted((tmp_path / "backups").glob("auto-*"))
     assert len(taken) == 2
-    for snap in taken:   # two files, no tree of folders
-        assert sorted(p.name for p in snap.iterdir()) == [MANIFEST, "store.sqlite"]
+    for snap in taken:   # two files, no tree of folders; the store's dump packed to a fraction
+        assert sorted(p.name for p in snap.iterdir()) == [MANIFEST, "store.sqlite.gz"]
         assert verify(snap)[1] == []
+        assert (snap / "store.sqlite.gz").stat().st_size < json.loads((snap / MANIFEST).read_text())["store_bytes"] / 3
     # every content once, linked from the archive (no byte of it copied on one file system)
     named = [json.loads((s / MANIFEST).read_text())["objects"] for s in taken]
     assert set(before) == {sha for objects in named for sha in objects.values()}
@@ -122,6 +124,19 @@ def _moved_alone(snap: Path, tmp: Path) -> Path:
     return tmp / "alone" / snap.name
 
 
+def _store_of_another_size(snap: Path, tmp: Path) -> None:
+    data = json.loads((snap / MANIFEST).read_text())
+    data["store_bytes"] -= 4096     # the unpacking stops there: a packed bomb fills no disk
+    (snap / MANIFEST).write_text(json.dumps(data))
+
+
+def _not_gzip(snap: Path, tmp: Path) -> None:
+    (snap / "store.sqlite.gz").write_bytes(b"\x1f\x8b\x08" + b"\x00" * 200)
+    data = json.loads((snap / MANIFEST).read_text())
+    data["store_sha256"] = hashlib.sha256((snap / "store.sqlite.gz").read_bytes()).hexdigest()
+    (snap / MANIFEST).write_text(json.dumps(data))
+
+
 def _escaping_name(snap: Path, tmp: Path) -> None:
     data = json.loads((snap / MANIFEST).read_text())
     data["archive"]["../evil.yaml"] = data["archive"]["toy1/match.yaml"]
@@ -136,7 +151,10 @@ def _escaping_name(snap: Path, tmp: Path) -> None:
     (_object_a_link, "turns/toy1/match.yaml: missing"),
     (_moved_alone, "is restored from the folder it was taken in"),
     (_escaping_name, "turns/../evil.yaml: not a file name under the archive"),
-], ids=["other bytes", "object outside", "pool a link", "object a link", "moved alone", "escaping name"])
+    (_store_of_another_size, "store.sqlite.gz: unpacks to another size than the manifest's"),
+    (_not_gzip, "store.sqlite.gz: not a whole gzip file"),
+], ids=["other bytes", "object outside", "pool a link", "object a link", "moved alone", "escaping name",
+        "store of another size", "not gzip"])
 def test_issue38_a_damaged_or_hostile_automatic_snapshot_is_refused_before_anything_is_touched(tmp_path, clock,
                                                                                                damage, said):
     _campaign(tmp_path, clock, AutoBackup(tmp_path / "backups"), 1)
@@ -158,3 +176,13 @@ def test_issue38_an_automatic_snapshot_restores_a_campaign_that_replays(tmp_path
     assert report.ok and report.turns == 2, report.summary()
     # the restored archive is the referee's own, not linked to the snapshot's contents
     assert all(p.stat().st_nlink == 1 for p in (tmp_path / "back" / "turns").rglob("*") if p.is_file())
+
+
+def test_issue38_two_passes_of_one_clock_moment_keep_both_snapshots(tmp_path, clock):
+    backups = AutoBackup(tmp_path / "backups", keep=5)
+    live = _campaign(tmp_path, clock, backups, 1)
+    live.force("toy1")
+    live.force("toy1")                      # the clock stands still: a name of its own
+    names = sorted(p.name for p in (tmp_path / "backups").glob("auto-*"))
+    assert len(names) == 3 and names[-1].endswith("-2"), names
+    assert all(verify(tmp_path / "backups" / n)[1] == [] for n in names)
