@@ -18,11 +18,12 @@ temporary name and renamed when complete: a half-written one is never taken.
 
 The snapshots taken before every close pass (``backup_auto.AutoBackup``) are of
 format 2: a folder of two files, the store's dump (packed, ``store.sqlite.gz``, for
-SQLite) and the manifest, which names each
-archive file by its content's sha256; the contents lie once in ``archive-files/``
-beside the snapshots, shared by all of them, so a pass adds the store's dump and the
-archive files new since the last pass, not a tree of thousands of folders (issue 38).
-Such a snapshot is restored from where it was taken (its ``archive-files`` beside it).
+SQLite) and the manifest, which names each archive file by its content's sha256; the
+contents lie once in ``archive-files/`` beside the snapshots, shared by all of them,
+so a pass adds the packed dump and the archive files new since the last pass, not a
+tree of thousands of folders (issue 38).  Such a snapshot is restored from where it
+was taken (its ``archive-files`` beside it); its dump is unpacked into a temporary
+folder to be checked and loaded.
 
 The store's kind picks a ``StoreBackend`` (``backend_for``); a new store brings
 its own by setting ``backup_backend`` to a name in ``BACKENDS``.
