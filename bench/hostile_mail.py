@@ -42,8 +42,11 @@ from datetime import UTC, datetime
 from email import policy
 from pathlib import Path
 
+import yaml
+
 from referee.app.referee import Referee
 from referee.authority.base import Settings
+from referee.game_api.contract import Rng
 from referee.mail.inbound import MAX_BYTES, parse_inbound
 from referee.mail.mime import MAX_TEXT_PART
 from referee.mail.sink import MaildirSink
@@ -192,6 +195,12 @@ class Service:
         self.ref.create_match({"id": "ff-bench", "game": "founding_fathers", "gm": "gm@example.org",
                                "schedule": {"period": "48h"},
                                "players": [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS]})
+        # the shapes carry an order the game takes (the ordinary mail's is then accepted and stored)
+        global ORDER
+        rules = self.ref.rules(self.ref.store.match("ff-bench"))
+        state = rules.load(self.ref.store.current_turn("ff-bench")["state"])
+        orders = yaml.safe_dump({"orders": rules.random_orders(state, "madison", Rng(7))}, default_flow_style=None)
+        ORDER = "match: ff-bench\nplayer: madison\nkey: 4F7Q-K2XD-9MRA\nturn: 1\n" + orders
         self.sink = MaildirSink(root / "out")
         self.ref.send_pending(self.sink)
         self.key = b"4F7Q-K2XD-9MRA"
