@@ -186,3 +186,19 @@ def test_issue38_two_passes_of_one_clock_moment_keep_both_snapshots(tmp_path, cl
     names = sorted(p.name for p in (tmp_path / "backups").glob("auto-*"))
     assert len(names) == 3 and names[-1].endswith("-2"), names
     assert all(verify(tmp_path / "backups" / n)[1] == [] for n in names)
+
+
+def test_issue38_referee_restore_brings_back_an_automatic_snapshot(tmp_path, clock, capsys, monkeypatch):
+    from referee.app.cli import main
+
+    live = tmp_path / "live"
+    _campaign(live, clock, AutoBackup(live / "backups"), 2)
+    newest = sorted((live / "backups").glob("auto-*"))[-1]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "referee.yaml").write_text("address: referee@example.org\nstore: referee.sqlite\narchive: turns\n"
+                                       "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: mail/out\n")
+    monkeypatch.chdir(site)
+    assert main(["--config", str(site / "referee.yaml"), "restore", str(newest)]) == 0
+    assert "restored the snapshot taken" in capsys.readouterr().out
+    assert main(["--config", str(site / "referee.yaml"), "replay", "toy1"]) == 0
