@@ -6,7 +6,8 @@ in the same run on the same seeds, is the bare loop without ``validate``
 (random orders parsed and resolved only), so the ratio shows what validation
 costs.  Times are CPU seconds of this process (``time.process_time``), i.e. one
 core, so other work on a shared machine does not distort them.
-Run:  python bench/founding_fathers_games.py [--games 200]
+Left out: the referee around the game (mail, store, archive, rendering the reports).
+Run:  python bench/founding_fathers_games.py [--games 200] [--smoke]
 """
 from __future__ import annotations
 
@@ -48,7 +49,10 @@ def run(games: int, validate: bool) -> tuple[float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--smoke", action="store_true", help="a tiny run for CI: 3 games; fails if the bench is broken")
     args = ap.parse_args()
+    if args.smoke:
+        args.games = 3
     full, turns = run(args.games, True)
     bare, _ = run(args.games, False)
     gps = args.games / full

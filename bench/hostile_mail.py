@@ -1,40 +1,62 @@
 """Hostile mail at the size cap: time and peak memory of the whole intake path.
 
 Not a test: prints figures.  Each pathological shape of the security audit
-(issue 16, findings 4, 7 and 8) is built at the mail size cap (or beyond it,
-where the shape is about size) and sent through ``parse_inbound`` ->
-``read_document`` -> ``read_envelope`` (-> ``load_spec`` for a mailed
-``create``).  Every figure is also given as a ratio against an ordinary order
-mail of the same size (greeting, YAML, a long quoted earlier mail) measured
-in the same run.  Target: every mail under 0.5 s and 64 MB.
+(issue 16, findings 4, 7 and 8; issue 32 item 17 and issue 38: one HTML tag of
+many attributes) is built at the mail size cap (or beyond it, where the shape is
+about size) and timed as the service takes it: ``parse_inbound`` ->
+``Referee.handle`` (dedupe, the raw mail archived, document, envelope, key,
+a mailed ``create``'s match file, the game's checks, stored, the reply rendered
+and queued, on SQLite with a Founding Fathers match) -> ``send_pending`` of the
+reply into a Maildir.  Each mail gets a Message-ID of its own, so no run is a
+duplicate.  Every figure is also given as a ratio against an ordinary order mail
+of the same size (greeting, YAML, a long quoted earlier mail) through the same
+path in the same run.  Target: every mail under 0.5 s and 64 MB.
 
-Time: best of ``--runs``.  Memory: the rise of the process's peak resident
+Left out: fetching from IMAP (bench/mail_fetch_parse.py), SMTP delivery of the
+reply (a Maildir sink takes it), closing a turn.
+
+Time: median of ``--runs``.  Memory: the rise of the process's peak resident
 set (Linux ``VmHWM``, reset per shape; counts C allocations such as libxml2's
 and libyaml's) and the Python heap peak (``tracemalloc``), whichever is larger.
 
-    python bench/hostile_mail.py [--runs 3] [--only NAME]
+    python bench/hostile_mail.py [--runs 3] [--only NAME] [--smoke]
+
+``--smoke``: a tiny run for CI (three shapes, one run, no Maildir poll); exits
+non-zero if the path raises or a shape goes over its target tenfold.
 """
 from __future__ import annotations
 
 import argparse
 import base64
+import email
 import gc
+import itertools
 import os
+import re
+import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
+from datetime import UTC, datetime
+from email import policy
 from pathlib import Path
 
-from referee.authority.matches.match_file import MatchError, load_spec
-from referee.intake import Document, read_document, read_envelope
+import yaml
+
+from referee.app.referee import Referee
+from referee.authority.base import Settings
+from referee.game_api.contract import Rng
 from referee.mail.inbound import MAX_BYTES, parse_inbound
+from referee.mail.mime import MAX_TEXT_PART
+from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
+from referee.store import open_store
 
 CAP = MAX_BYTES - 2_000      # a mail just under the cap: its body is read
 TARGET_S, TARGET_MB = 0.5, 64
 
-ORDER = ("match: ff-bench\nplayer: madison\nkey: 4F7Q-K2XD-9MRA\nturn: 12\n"
+ORDER = ("match: ff-bench\nplayer: madison\nkey: 4F7Q-K2XD-9MRA\nturn: 1\n"
          "orders:\n  action: declare_vote\n  state: PA\n  side: yea\n  delegates: [ingersoll, mifflin]\n")
 
 
@@ -93,6 +115,7 @@ SHAPES = {
     "html: one tag of 27,000 attributes": lambda: (head("text/html") + "<p " + " ".join(
         f"a{i}=1" for i in range(27_000)) + ">" + ORDER.replace("\n", "<br>") + "</p>").encode(),
     "html: one tag, attributes at the cap": lambda: fill(head("text/html") + "<p ", "a=1 ", ">x</p>").encode(),
+    "html: one tag, distinct attributes at the text cap": lambda: _distinct_attributes(MAX_TEXT_PART - 1_000),
     "References: 80,000 ids (too large)": lambda: (head(extra="References: " + " ".join(
         f"<{i}.thread@example.org>" for i in range(80_000)) + "\r\n") + ORDER).encode(),
     "References: ids at the cap": lambda: (fill(head(extra="References:"), " <1234567.t@example.org>",
@@ -139,21 +162,63 @@ SHAPES = {
     # finding 7: billion laughs in a mailed create
     "create: billion laughs match_file": lambda: _create("id: bomb\n" + _laughs()),
     # finding 8: size
-    "size: 50 MB mail (parse only)": lambda: (head() + ORDER + "x" * 50_000_000).encode(),
+    "size: 50 MB mail (its header read)": lambda: (head() + ORDER + "x" * 50_000_000).encode(),
 }
 
 
-def path(raw: bytes) -> None:
-    mail = parse_inbound(raw, own_addresses=["referee@example.net"])
-    doc = read_document(mail)
-    if isinstance(doc, Document):
-        env = read_envelope(doc)
-        if not isinstance(env, list) and env.command == "create":
-            source = env.args.get("match_file")
-            try:
-                load_spec(source if isinstance(source, str) else {})
-            except MatchError:
-                pass
+def _distinct_attributes(size: int) -> bytes:
+    """One <p> tag whose attributes all have names of their own (a0=1 a1=1 ...), then the order,
+    ``size`` bytes of text part in all: the most of this shape an HTML part under its cap holds."""
+    top, names, used = head("text/html") + "<p", [], 0
+    for i in itertools.count():
+        names.append(f" a{i}=1")
+        used += len(names[-1])
+        if used > size - 600:
+            break
+    return (top + "".join(names) + ">" + ORDER.replace("\n", "<br>") + "</p>").encode()
+
+
+REFEREE = "referee@example.net"
+SEATS = ("madison", "hamilton", "jay")
+_ids = itertools.count()
+
+
+class Service:
+    """A referee on SQLite in a temporary folder, with a Founding Fathers match ``ff-bench``
+    in which madison's key is the one ``ORDER`` carries (set from the welcome mail)."""
+
+    def __init__(self, root: Path) -> None:
+        now = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
+        self.ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=lambda: now,
+                           settings=Settings(address=REFEREE, rate_limit_per_hour=0,
+                                             gm_keys={"p@example.org": "BOSS-KEY2-3456"}))
+        self.ref.create_match({"id": "ff-bench", "game": "founding_fathers", "gm": "gm@example.org",
+                               "schedule": {"period": "48h"},
+                               "players": [{"id": s, "name": s.title(), "email": f"{s}@example.org"} for s in SEATS]})
+        # the shapes carry an order the game takes (the ordinary mail's is then accepted and stored)
+        global ORDER
+        rules = self.ref.rules(self.ref.store.match("ff-bench"))
+        state = rules.load(self.ref.store.current_turn("ff-bench")["state"])
+        orders = yaml.safe_dump({"orders": rules.random_orders(state, "madison", Rng(7))}, default_flow_style=None)
+        ORDER = "match: ff-bench\nplayer: madison\nkey: 4F7Q-K2XD-9MRA\nturn: 1\n" + orders
+        self.sink = MaildirSink(root / "out")
+        self.ref.send_pending(self.sink)
+        self.key = b"4F7Q-K2XD-9MRA"
+        for f in (root / "out" / "new").iterdir():
+            msg = email.message_from_bytes(f.read_bytes(), policy=policy.default)
+            hit = re.search(r"Your key: (\S+)", msg.get_body(("plain",)).get_content())
+            if hit and msg["To"].startswith("madison"):
+                self.key = hit.group(1).encode()
+
+    def fresh(self, raw: bytes) -> bytes:
+        """``raw`` with madison's real key and a Message-ID no run had (no run is a duplicate)."""
+        return raw.replace(b"4F7Q-K2XD-9MRA", self.key).replace(b"Message-ID: <", b"Message-ID: <r%07d." % next(_ids), 1)
+
+    def take(self, raw: bytes) -> str:
+        """One mail as the service takes it: parsed, handled, its reply sent; the outcome."""
+        handled = self.ref.handle(parse_inbound(raw, own_addresses=[REFEREE]))
+        self.ref.send_pending(self.sink)
+        return handled.reason
 
 
 def _status(name: str) -> int:
@@ -173,30 +238,38 @@ def _reset_peak() -> bool:
         return False
 
 
-def measure(fn, runs: int) -> tuple[float, float]:
-    """(best time in s, peak memory in MB) of ``fn()``."""
-    fn()  # warm up
-    best = float("inf")
-    for _ in range(runs):
+def measure(fn, runs: int, prepare=None) -> tuple[float, float]:
+    """(median time in s, peak memory in MB) of ``fn(prepare())`` (``fn()`` without
+    ``prepare``); what ``prepare`` makes is made before the clock and the memory count."""
+    def once(timed):
+        arg = prepare() if prepare else None
         gc.collect()
+        return timed(lambda: fn(arg) if prepare else fn())
+    once(lambda call: call())  # warm up
+
+    def clocked(call):
         start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    gc.collect()
-    rss_peak = 0.0
-    if _reset_peak():
+        call()
+        return time.perf_counter() - start
+    median = statistics.median(once(clocked) for _ in range(runs))
+
+    def resident(call):
+        if not _reset_peak():
+            return 0.0
         before = _status("VmRSS")
-        fn()
-        rss_peak = max(0, _status("VmHWM") - before) / 1e6
-    gc.collect()
-    tracemalloc.start()
-    fn()
-    heap_peak = tracemalloc.get_traced_memory()[1] / 1e6
-    tracemalloc.stop()
-    return best, max(rss_peak, heap_peak)
+        call()
+        return max(0, _status("VmHWM") - before) / 1e6
+
+    def heap(call):
+        tracemalloc.start()
+        call()
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        return peak
+    return median, max(once(resident), once(heap))
 
 
-def maildir_poll(count: int, size: int, runs: int) -> tuple[float, float]:
+def maildir_poll(service: Service, count: int, size: int, runs: int) -> tuple[float, float]:
     """Reading a Maildir of ``count`` mails of ``size`` bytes as ``poll_once`` does."""
     with tempfile.TemporaryDirectory() as tmp:
         box = MaildirSource(Path(tmp) / "in")
@@ -206,38 +279,55 @@ def maildir_poll(count: int, size: int, runs: int) -> tuple[float, float]:
 
         def poll() -> None:
             for item in box.incoming(500, max_bytes=MAX_BYTES):
-                path(item.raw) if item.size <= MAX_BYTES else parse_inbound(item.raw, size=item.size)
+                service.take(service.fresh(item.raw)) if item.size <= MAX_BYTES else parse_inbound(item.raw, size=item.size)
         return measure(poll, runs)
 
 
-def main() -> None:
+SMOKE = ("body: '>' quoted lines only", "html: one tag, distinct attributes at the text", "create: billion laughs")
+
+
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", default="")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run for CI: three shapes, one run")
     args = ap.parse_args()
+    if args.smoke:
+        args.runs = 1
+    with tempfile.TemporaryDirectory() as tmp:
+        service = Service(Path(tmp))
+        return run(service, args)
+
+
+def run(service: Service, args) -> int:
     base_raw = ordinary()
-    base_t, base_m = measure(lambda: path(base_raw), args.runs)
+    print(f"load average {os.getloadavg()[0]:.1f}; median of {args.runs} runs; "
+          f"ordinary mail's outcome: {service.take(service.fresh(base_raw))}")
+    base_t, base_m = measure(service.take, args.runs, lambda: service.fresh(base_raw))
     print(f"baseline: ordinary order mail of {len(base_raw):,} bytes: {base_t * 1e3:7.1f} ms, "
           f"{base_m:6.1f} MB\n")
-    print(f"{'shape':40s} {'bytes':>11s} {'ms':>8s} {'x base':>7s} {'MB':>6s} {'x base':>7s}  ok")
+    print(f"{'shape':52s} {'bytes':>11s} {'ms':>8s} {'x base':>7s} {'MB':>6s} {'x base':>7s}  ok  outcome")
     worst = 0.0
-    rows = [(name, build) for name, build in SHAPES.items() if args.only.lower() in name.lower()]
+    rows = [(name, build) for name, build in SHAPES.items() if args.only.lower() in name.lower()
+            and (not args.smoke or name.startswith(SMOKE))]
     for name, build in rows:
         raw = build()
-        t, m = measure(lambda raw=raw: path(raw), args.runs)
+        outcome = service.take(service.fresh(raw))
+        t, m = measure(service.take, args.runs, lambda raw=raw: service.fresh(raw))
         ok = t < TARGET_S and m < TARGET_MB
         worst = max(worst, t)
-        print(f"{name:40s} {len(raw):11,d} {t * 1e3:8.1f} {t / base_t:7.1f} {m:6.1f} {m / max(base_m, 0.1):7.1f}"
-              f"  {'yes' if ok else 'NO'}", flush=True)
+        print(f"{name:52s} {len(raw):11,d} {t * 1e3:8.1f} {t / base_t:7.1f} {m:6.1f} {m / max(base_m, 0.1):7.1f}"
+              f"  {'yes' if ok else 'NO '} {outcome}", flush=True)
         del raw
-    if not args.only or "maildir" in args.only.lower():
-        t, m = maildir_poll(12, 25_000_000, 1)
-        print(f"{'maildir poll: 12 mails of 25 MB':40s} {12 * 25_000_000:11,d} {t * 1e3:8.1f} {t / base_t:7.1f} "
+    if not args.smoke and (not args.only or "maildir" in args.only.lower()):
+        t, m = maildir_poll(service, 12, 25_000_000, 1)
+        print(f"{'maildir poll: 12 mails of 25 MB':52s} {12 * 25_000_000:11,d} {t * 1e3:8.1f} {t / base_t:7.1f} "
               f"{m:6.1f} {m / max(base_m, 0.1):7.1f}  (whole poll; per mail {t / 12 * 1e3:.1f} ms)")
     print(f"\nslowest shape: {worst * 1e3:.1f} ms (target < {TARGET_S * 1e3:.0f} ms, < {TARGET_MB} MB per mail)")
+    return 1 if args.smoke and (worst > 10 * TARGET_S or len(rows) != len(SMOKE)) else 0
 
 
 if __name__ == "__main__":
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    main()
+    sys.exit(main())

@@ -5,7 +5,10 @@ Dovecot folder, a bare bulk FETCH + ``email`` parse + C YAML load with the
 mail layer's own path (ImapSource.fetch + parse_inbound + C YAML load), and
 the cost of marking mail done one by one vs. in one MOVE.
 
-    python bench/mail_fetch_parse.py [N] [maildir|mdbox]
+Left out: handling the orders (``Referee.handle``), the replies, the store.  Also
+printed: IDLE wake-up after an APPEND.  ``--smoke``: 50 mails, one round, for CI.
+
+    python bench/mail_fetch_parse.py [N] [maildir|mdbox] [--smoke]
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "kits"))
 from mailservers import running_mailservers  # noqa: E402
 
 from referee.mail.imap_source import ImapSource  # noqa: E402
@@ -58,8 +61,10 @@ def layered(source: ImapSource, n: int) -> int:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    store = sys.argv[2] if len(sys.argv) > 2 else "maildir"
+    smoke = "--smoke" in sys.argv[1:]   # a tiny run for CI: 50 mails, one round, two IDLE wakes
+    args = [a for a in sys.argv[1:] if a != "--smoke"]
+    n = 50 if smoke else int(args[0]) if args else 2000
+    store = args[1] if len(args) > 1 else "maildir"
     print(f"Dovecot storage: {store}")
     with running_mailservers(users=("referee",), tls=False,
                              mail_location=f"{store}:~/{store}") as servers:
@@ -75,7 +80,7 @@ def main() -> None:
             source = ImapSource("127.0.0.1", servers.dovecot.imap_port, "referee",
                                 servers.password("referee"), folder="Orders")
             bare_times, layer_times = [], []
-            for _ in range(5):
+            for _ in range(1 if smoke else 5):
                 t = time.perf_counter()
                 assert bare(client, uids) == n
                 bare_times.append(time.perf_counter() - t)
@@ -98,7 +103,7 @@ def main() -> None:
             print(f"done() one by one: {one / half * 1e3:.2f} ms/mail;"
                   f" done_many(): {many / (len(refs) - half) * 1e3:.3f} ms/mail")
             source.close()
-        idle_latency(servers)
+        idle_latency(servers, 2 if smoke else 10)
 
 
 def idle_latency(servers, rounds: int = 10) -> None:

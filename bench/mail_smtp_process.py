@@ -5,6 +5,10 @@ does not count the server's CPU time, nor its GIL contention, against the refere
 Run: python bench/mail_smtp_process.py LMTP_PORT USER [USER ...]
 Prints "port N" once listening; stops when its stdin closes, printing "captured N".
 ``separate_smtp_front(servers)`` runs it for the length of a ``with`` block.
+It times nothing itself (bench/mail_intake_burst.py does, through it).
+
+``--smoke``: starts Dovecot, this front in its own process, sends it one mail and
+checks that the mail reached the mailbox and was counted (for CI).
 """
 from __future__ import annotations
 
@@ -48,8 +52,25 @@ def separate_smtp_front(servers) -> Iterator[FrontProcess]:
                 proc.wait()
 
 
+def smoke() -> None:
+    import smtplib
+
+    from mailservers import running_mailservers
+
+    with running_mailservers(users=("referee",), tls=False) as servers:
+        with separate_smtp_front(servers) as front, smtplib.SMTP("127.0.0.1", front.port, timeout=30) as client:
+            to = servers.address("referee")
+            client.sendmail("p@example.org", [to], f"From: p@example.org\r\nTo: {to}\r\nSubject: smoke\r\n\r\nx\r\n")
+        got = servers.wait_messages("referee", 1)
+    if front.captured != 1 or len(got) != 1:
+        raise SystemExit(f"the SMTP front process took {front.captured} mails, the mailbox holds {len(got)}")
+    print("smoke: one mail through the SMTP front process into Dovecot")
+
+
 def main() -> None:
-    sys.path.insert(0, str(HERE.parent.parent / "tests"))
+    sys.path.insert(0, str(HERE.parent.parent / "tests" / "kits"))
+    if sys.argv[1:] == ["--smoke"]:
+        return smoke()
     from mailservers import SmtpFront
 
     front = SmtpFront(int(sys.argv[1]), set(sys.argv[2:]))

@@ -7,7 +7,9 @@ timed part is parse + validate + resolve; the baseline, measured in the same
 run on the same games, is ``resolve`` alone, so the ratio shows what parsing
 and validating (the plan preview) add.  Times are CPU seconds of this process
 (``time.process_time``), i.e. one core.  Target: >= 50 full 4-player games/s.
-Run:  python bench/nations_games.py [--games 100]
+Left out: the random players' choices, and the referee around the game (mail, store,
+archive, rendering the reports).
+Run:  python bench/nations_games.py [--games 100] [--smoke]
 """
 from __future__ import annotations
 
@@ -50,7 +52,10 @@ def game(n: int, seed: str) -> tuple[int, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--smoke", action="store_true", help="a tiny run for CI: 3 games; fails if the bench is broken")
     args = ap.parse_args()
+    if args.smoke:
+        args.games = 3
     for n in (1, 2, 3, 4):
         turns = full = bare = 0.0
         for i in range(args.games):

@@ -6,7 +6,8 @@ trick).  The baseline is measured in the same run on the same games: the CPU
 time spent inside ``resolve`` alone, so the ratio shows what parsing, checking
 and the random players cost on top.  Times are CPU seconds of this process
 (``time.process_time``), i.e. one core, fair on a shared machine.
-Run:  python bench/revolution_1848_games.py [--games 300]
+Left out: the referee around the game (mail, store, archive, rendering the reports).
+Run:  python bench/revolution_1848_games.py [--games 300] [--smoke]
 """
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ def game(n: int, seed: str) -> tuple[int, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--smoke", action="store_true", help="a tiny run for CI: 3 games; fails if the bench is broken")
     args = ap.parse_args()
+    if args.smoke:
+        args.games = 3
     t0 = time.process_time()
     turns, resolve = 0, 0.0
     for i in range(args.games):

@@ -33,6 +33,7 @@ class Backups(_Strict):
     before_close: bool = True        # a snapshot of store + archive before the closes of every tick
     folder: Path | None = None       # default: "backups" beside the store; relative: from the store's folder
     keep: int = Field(10, ge=1, le=1000)
+    daily: int = Field(7, ge=0, le=3660)   # and the newest of each of the last `daily` days (issue 38)
 # -- issue 13: whom the referee trusts about a sender, and whom of the strangers it answers --
 class Authentication(_Strict):
     # the receiving server(s) whose Authentication-Results fields count (their authserv-id);
@@ -318,13 +319,16 @@ rate_limit_per_hour: 30
 # gm_keys:
 #   gm@example.org: CHANGE-THIS-KEY
 
-# A snapshot of store and archive before the turns of a tick close; the newest
-# `keep` are kept.  `referee backup DIR` takes one by hand, `referee restore DIR`
+# A snapshot of store and archive before the turns of a tick close (the store's dump;
+# archive files new since the last are linked into backups/archive-files); the newest
+# `keep` are kept, and the newest of each of the last `daily` days.
+# `referee backup DIR` takes one by hand, `referee restore DIR`
 # brings one back.
 # backups:
 #   before_close: true
 #   folder: backups            # beside the store
 #   keep: 10
+#   daily: 7
 
 # Where the folders `referee site MATCH` writes (site/<match>/) are served on the web.
 # With it, every order form starts with a line naming its JSON Schema

@@ -8,6 +8,10 @@ would in a campaign.  A simulated clock runs the deadlines, so a player who
 "forgets" a turn gets default orders when the deadline passes.  The same seed
 gives the same matches; the archive is left in BASE/turns (``referee demo``:
 ./referee-demo/turns unless ``--out`` says otherwise).
+
+The players read their mail as it comes: the outgoing Maildir keeps the first turn's
+mails (welcomes and first reports) and those of the last ``KEEP_TURNS`` turns, not every
+report of every turn, whose texts are in the archive anyway (issue 38: the demo ≤ 50 MB).
 """
 from __future__ import annotations
 
@@ -43,6 +47,7 @@ MISS_EVERY = 7  # every 7th (player, turn) forgets to write: default orders at t
 DROPOUT = {"perricumer_ratsspiel": ("cordovan", 2)}
 DROPOUT_RULE = {"warn_after": 1, "abandon_after": 2}
 MAX_TURNS = 2000
+KEEP_TURNS = 2  # the last turns whose sent mails the demo leaves in mail/out, beside the first
 
 
 class SimClock:
@@ -97,7 +102,7 @@ def _run(base: Path, seed: str, games: list[str] | None, say) -> int:
             outcome = _play(name, match_id, seed, ref, service, clock, cfg, say)
         say(f"{match_id}: finished — {outcome}")
     say(f"archive: {base / 'turns'}/ (replay with: referee replay {base / 'turns'}/demo-<game>); "
-        f"every mail the referee sent: {base / 'demo'}/<game>/mail/out")
+        f"the mails of the first and the last {KEEP_TURNS} turns: {base / 'demo'}/<game>/mail/out")
     return 0
 
 
@@ -122,6 +127,7 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     say(f"{match_id}: {rules.title}, players {', '.join(seats)}")
     rand = random_player(rules)
     chooser = Rng(derive_seed(seed, f"demo-players:{name}"))
+    read = _Reader(cfg.mail_out.maildir)
     for _ in range(MAX_TURNS):
         match = ref.store.match(match_id)
         turn = ref.store.current_turn(match_id)
@@ -148,11 +154,31 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
             clock.now = datetime.fromisoformat(turn["deadline"]) + timedelta(minutes=1)
             service.tick()
         if _replace_abandoned(ref, service, clock, cfg, match_id, gm_key):
-            keys = _keys(cfg.mail_out.maildir)   # the successor's key, from the welcome mail
+            keys.update(_keys(cfg.mail_out.maildir))   # the successor's key, from the welcome mail
+        read.turn_done()
         if turn["number"] % 10 == 0:
             say(f"  turn {turn['number']} resolved")
     last = ref.store.current_turn(match_id)
     return f"{last['number']} turns, status {ref.store.match(match_id)['status']}"
+
+
+class _Reader:
+    """The players' reading: each turn's sent mails, deleted once ``KEEP_TURNS`` newer
+    turns came, except the first turn's (the welcomes a newcomer looks at first)."""
+
+    def __init__(self, out: Path) -> None:
+        self.box = mailbox.Maildir(str(out), factory=None, create=True)
+        self.seen: set[str] = set()
+        self.turns: list[set[str]] = []
+
+    def turn_done(self) -> None:
+        new = set(self.box.keys()) - self.seen
+        self.seen |= new
+        self.turns.append(new)
+        if len(self.turns) > KEEP_TURNS + 1:
+            for key in self.turns.pop(1):   # [0] is the first turn's
+                self.box.discard(key)
+                self.seen.discard(key)
 
 
 def _keys(out: Path) -> dict[str, str]:

@@ -42,11 +42,11 @@ def auto_backup(cfg: Config):
     """The snapshots before closing (hardening, issue 13), or None when switched off."""
     if not cfg.backups.before_close:
         return None
-    from referee.store.backup import AutoBackup
+    from referee.store.backup_auto import AutoBackup
 
     folder = cfg.backups.folder or "backups"
     beside = cfg.store.parent if isinstance(cfg.store, Path) else Path.cwd()   # a PostgreSQL store: here
-    return AutoBackup(folder=beside / folder, keep=cfg.backups.keep)
+    return AutoBackup(folder=beside / folder, keep=cfg.backups.keep, daily=cfg.backups.daily)
 
 
 def trust_of(cfg: Config, txt=None) -> Trust:

@@ -25,7 +25,7 @@ class Settings:
     default_lang: str = "en"
     # -- hardening (issue 13, ops) --
     watch_outages: bool = False   # move deadlines an outage ran across (on for a wall-clock referee: app.py)
-    auto_backup: object = None    # a referee.store.backup.AutoBackup: a snapshot before every close (None: off)
+    auto_backup: object = None    # a referee.store.backup_auto.AutoBackup: a snapshot before every close (None: off)
     # issue 13: what the operator trusts of a sender (referee.yaml authentication/strangers)
     trust: Trust = field(default_factory=Trust)
     site_url: str | None = None   # public address of the match sites (order forms name their schemas)

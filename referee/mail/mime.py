@@ -15,6 +15,11 @@ What the reader sees (``Body``):
   Several clients send a blank plain part beside the HTML that holds the text.
 * any other multipart (mixed, related, signed, ...): every inline text part in
   order, joined with a line break, as iPhone Mail sends text around a photo.
+* a text part over ``MAX_TEXT_PART`` (a reply quoting a long history): its first
+  ``MAX_TEXT_PART`` bytes are read, and the text before the first quoted line
+  (``> ``, "On ... wrote:", "-----Original Message-----") is what the reader sees,
+  if it holds an order document.  Without a quote in those bytes the text may go on
+  past them (a document cut in two), and the mail is too large, as before.
 * attachments: YAML files are kept (up to their cap); other attachments are
   left aside, and those over ``NOTED_ATTACHMENT`` bytes are named, so the
   reply can say what was not read.  ``message/*`` parts (a forwarded mail, a
@@ -33,6 +38,12 @@ MAX_PART_HEAD = 16_000       # bytes of one part's header section read
 NOTED_ATTACHMENT = 100_000    # a non-text attachment this large is named in the reply
 _HEAD_END = re.compile(rb"\r?\n\r?\n")
 _DOCUMENT_LINE = re.compile(r"^[ \t]*(match|orders|player)[ \t]*:", re.I | re.M)
+# where a reply's quote of the mail it answers begins: a "> " line, an attribution line
+# ("On <date>, <who> wrote:", "Am <Datum> schrieb <wer>:"), or a client's separator
+_ATTRIBUTION = ("wrote:", "schrieb:", "a écrit :", "a écrit:", "escribió:", "scritto:", "geschreven:")
+_SEPARATORS = ("-----original message-----", "-------- original message --------",
+               "-----ursprüngliche nachricht-----", "-------- ursprüngliche nachricht --------",
+               "-------- forwarded message --------", "---------- forwarded message ---------")
 
 
 @dataclass
@@ -127,16 +138,27 @@ class Reader:
                 self.body.set_aside.append((self.filename(msg) or ctype, size))
                 self.body.cuts.append((start, end))
             return []
-        if size > MAX_TEXT_PART:
-            self._over(MAX_TEXT_PART, "text")
-            return []
+        if size <= MAX_TEXT_PART:
+            return [self._text(msg, ctype, start, end)]
+        # a long reply: the part's first MAX_TEXT_PART bytes, in whole lines (a base64 or
+        # quoted-printable line is decoded whole), and of those the text above the quote
+        cut = self.raw.rfind(b"\n", start, start + MAX_TEXT_PART)
+        if cut > start:
+            kind, text, literal = self._text(msg, ctype, start, cut + 1)
+            own, own_literal = before_quote(text), before_quote(literal)
+            if own is not None and own_literal is not None and holds_document(own):
+                return [(kind, own, own_literal)]
+        self._over(MAX_TEXT_PART, "text")
+        return []
+
+    def _text(self, msg: Message, ctype: str, start: int, end: int) -> tuple[str, str, str]:
         text = self.decode(self._with_payload(msg, start, end))
         if ctype == "text/html":
-            return [("html", *self.html_readings(text))]
+            return ("html", *self.html_readings(text))
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         if (msg.get_param("format") or "").lower() == "flowed":
             text = self.unflow(text, (msg.get_param("delsp") or "").lower() == "yes")
-        return [("plain", text, text)]
+        return ("plain", text, text)
 
     def _over(self, limit: int, what: str) -> None:
         if not self.body.too_large:
@@ -159,6 +181,21 @@ def _attached(msg: Message, filename) -> bool:
     except Exception:
         disposition = ""
     return disposition == "attachment" or filename(msg) is not None
+
+
+def before_quote(text: str) -> str | None:
+    """The lines of ``text`` above the first line of a quote (one look at each line);
+    None where no quote begins in it."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        bare = line.strip().lower()
+        if bare.startswith(">") or bare in _SEPARATORS:
+            return "\n".join(lines[:i]) + "\n"
+        if bare.endswith(_ATTRIBUTION):
+            # an attribution wrapped by the client: "On Mon, 2 Mar 2026, Referee <r@x>" / "wrote:"
+            top = i - 1 if i and len(bare) < 20 and lines[i - 1].strip()[:3].lower() in ("on ", "am ") else i
+            return "\n".join(lines[:top]) + "\n"
+    return None
 
 
 def holds_document(text: str) -> bool:

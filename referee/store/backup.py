@@ -16,6 +16,15 @@ files are only ever replaced whole (``archive._write``), so they are hard-linked
 where the snapshot lies on the same file system.  A snapshot is written under a
 temporary name and renamed when complete: a half-written one is never taken.
 
+The snapshots taken before every close pass (``backup_auto.AutoBackup``) are of
+format 2: a folder of two files, the store's dump (packed, ``store.sqlite.gz``, for
+SQLite) and the manifest, which names each archive file by its content's sha256; the
+contents lie once in ``archive-files/`` beside the snapshots, shared by all of them,
+so a pass adds the packed dump and the archive files new since the last pass, not a
+tree of thousands of folders (issue 38).  Such a snapshot is restored from where it
+was taken (its ``archive-files`` beside it); its dump is unpacked into a temporary
+folder to be checked and loaded.
+
 The store's kind picks a ``StoreBackend`` (``backend_for``); a new store brings
 its own by setting ``backup_backend`` to a name in ``BACKENDS``.
 """
@@ -24,19 +33,24 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
-import sqlite3
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from referee.archive import record as files
 from referee.archive import yaml_text as archive_yaml
-from referee.store.backup_pg import PostgresBackend, result_hash
+from referee.store.backup_pg import PostgresBackend
+from referee.store.backup_sqlite import SqliteBackend
 from referee.store.schema import SCHEMA_VERSION
 
-FORMAT = 1
+FORMAT = 1                 # a snapshot holding its archive files under turns/
+SHARED = 2                 # an automatic one naming them by content, in POOL beside it
+POOL = "archive-files"
 MANIFEST = "MANIFEST.json"
+SHA = re.compile(r"[0-9a-f]{64}")
 RESULTS = ("orders.yaml", "turn.json", "reports")   # what a turn folder holds once archived
 
 
@@ -46,100 +60,6 @@ class BackupError(RuntimeError):
     def __init__(self, what: str, todo: str | None = None) -> None:
         super().__init__(what)
         self.todo = todo
-
-
-class SqliteBackend:
-    name, file = "sqlite", "store.sqlite"
-
-    def dump(self, store, folder: Path) -> Path:
-        target = folder / self.file
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)   # key hashes: owner only
-        os.close(fd)
-        out = sqlite3.connect(target)
-        try:
-            if store.path == ":memory:":
-                store.connection.backup(out)
-            else:
-                src = sqlite3.connect(store.path, timeout=30)
-                try:
-                    src.backup(out)   # pages copied in one read transaction: one consistent moment
-                finally:
-                    src.close()
-        finally:
-            out.close()
-        return target
-
-    def archived(self, dumped: Path) -> dict[tuple[str, int], str | None]:
-        """The turns the dump holds as archived, each with its state hash (None: unreadable)."""
-        db = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
-        try:
-            return {(m, int(n)): result_hash(r) for m, n, r in
-                    db.execute("SELECT match, number, result FROM turns WHERE archived=1")}
-        finally:
-            db.close()
-
-    def check(self, dumped: Path) -> list[str]:
-        try:
-            db = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
-            try:
-                ok = db.execute("PRAGMA integrity_check").fetchone()[0]
-                version = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            finally:
-                db.close()
-        except sqlite3.DatabaseError as e:
-            return [f"{dumped.name}: not a readable SQLite database ({e})"]
-        problems = [] if ok == "ok" else [f"{dumped.name}: integrity check says {ok}"]
-        if version is None or int(version[0]) != SCHEMA_VERSION:
-            problems.append(f"{dumped.name}: schema version {version and version[0]}, this referee needs {SCHEMA_VERSION}")
-        return problems
-
-    def in_use(self, location: str) -> bool:
-        """Another connection is writing (a running service mid-transaction)."""
-        if not Path(location).exists():
-            return False
-        db = sqlite3.connect(location, timeout=0.5)
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("ROLLBACK")
-            return False
-        except sqlite3.OperationalError:
-            return True
-        finally:
-            db.close()
-
-    def holds_matches(self, location: str) -> bool:
-        if not Path(location).exists():
-            return False
-        db = sqlite3.connect(location, timeout=30)
-        try:
-            return db.execute("SELECT count(*) FROM matches").fetchone()[0] > 0
-        except sqlite3.OperationalError:   # no tables yet
-            return False
-        finally:
-            db.close()
-
-    def last_tick(self, location: str) -> datetime | None:
-        if not Path(location).exists():
-            return None
-        db = sqlite3.connect(location, timeout=30)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key='last_tick'").fetchone()
-        except sqlite3.OperationalError:
-            return None
-        finally:
-            db.close()
-        return datetime.fromisoformat(row[0]) if row else None
-
-    def load(self, dumped: Path, location: str) -> None:
-        Path(location).parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(location, os.O_RDWR | os.O_CREAT, 0o600))
-        src = sqlite3.connect(f"file:{dumped}?mode=ro", uri=True)
-        dst = sqlite3.connect(location, timeout=30)
-        try:
-            src.backup(dst)   # replaces every page in one write transaction, WAL and all
-        finally:
-            src.close()
-            dst.close()
 
 
 BACKENDS = {"sqlite": SqliteBackend, "postgresql": PostgresBackend}
@@ -159,7 +79,21 @@ def backend_named(name: str):
 # -- taking a snapshot ---------------------------------------------------------
 def snapshot(store, archive_root: Path, dest: Path, *, now: datetime | None = None, link: bool = True) -> Path:
     """Write a complete snapshot into ``dest`` (absent or empty); returns it."""
-    dest = Path(dest)
+
+    def put(path: Path, rel: str, into: Path) -> int:
+        target = into / "turns" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _link_or_copy(path, target, link)
+        return target.stat().st_size
+
+    return take(store, archive_root, Path(dest), put, {"format": FORMAT}, now)
+
+
+def take(store, archive_root: Path, dest: Path, put: Callable[[Path, str, Path], int], manifest: dict,
+         now: datetime | None = None) -> Path:
+    """Dump the store into the folder ``dest`` is renamed from when whole, then hand each
+    archive file of that moment to ``put(path, rel, that folder)`` (its size back);
+    ``manifest``: the format's own fields."""
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise BackupError(f"{dest} exists and is not an empty folder")
     backend = backend_for(store)
@@ -168,9 +102,13 @@ def snapshot(store, archive_root: Path, dest: Path, *, now: datetime | None = No
     partial.mkdir(parents=True, mode=0o700)
     try:
         dumped = backend.dump(store, partial)
+        archived = backend.archived(dumped)
+        if manifest["format"] == SHARED and getattr(backend, "packed", None):
+            manifest = {**manifest, "store_bytes": dumped.stat().st_size}
+            dumped = backend.pack(dumped)   # a fraction of the store a snapshot (issue 38)
         store_hash = _sha256(dumped)
-        files = _copy_archive(Path(archive_root), partial / "turns", backend.archived(dumped), link)
-        manifest = {"format": FORMAT, "backend": backend.name, "store_file": dumped.name, "store_sha256": store_hash,
+        files = {rel: put(path, rel, partial) for path, rel in _archive_files(Path(archive_root), archived)}
+        manifest = {**manifest, "backend": backend.name, "store_file": dumped.name, "store_sha256": store_hash,
                     "schema_version": SCHEMA_VERSION, "taken": (now or datetime.now(UTC)).isoformat(),
                     "archive": files}
         _write_json(partial / MANIFEST, manifest)
@@ -183,11 +121,11 @@ def snapshot(store, archive_root: Path, dest: Path, *, now: datetime | None = No
     return dest
 
 
-def _copy_archive(root: Path, out: Path, archived: dict[tuple[str, int], str | None], link: bool) -> dict[str, int]:
-    """Copy (or link) the archive; a turn's results only where ``archived`` holds that turn."""
-    files: dict[str, int] = {}
+def _archive_files(root: Path, archived: dict[tuple[str, int], str | None]):
+    """(path, its name under the archive) of every archive file, a turn's results only where
+    ``archived`` holds that turn."""
     if not root.is_dir():
-        return files
+        return
     for path in sorted(root.rglob("*")):
         if not path.is_file() or path.name.startswith(".") or path.is_symlink():
             continue   # half-written temporaries (.name.tmp) are not the archive
@@ -196,11 +134,7 @@ def _copy_archive(root: Path, out: Path, archived: dict[tuple[str, int], str | N
         if (len(parts) >= 3 and parts[1].startswith("t") and parts[1][1:].isdigit() and parts[2] in RESULTS
                 and (parts[0], int(parts[1][1:])) not in archived):
             continue   # resolved after the store's moment, or not yet written whole
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _link_or_copy(path, target, link)
-        files[rel.as_posix()] = target.stat().st_size
-    return files
+        yield path, rel.as_posix()
 
 
 def _link_or_copy(src: Path, dst: Path, link: bool) -> None:
@@ -235,41 +169,58 @@ def _write_json(path: Path, data: dict) -> None:
 # holds as archived has its record in the archive, with the store's state hash, and no other).
 def verify(folder: Path) -> tuple[dict | None, list[str]]:
     """(the manifest, every problem found); a snapshot with problems is never restored."""
-    manifest, whole, together = _verify(Path(folder))
+    with tempfile.TemporaryDirectory(prefix="referee-verify-") as scratch:
+        manifest, whole, together, _ = _check(Path(folder), Path(scratch))
     return manifest, whole + together
 
 
-def _verify(folder: Path) -> tuple[dict | None, list[str], list[str]]:
-    """(the manifest, problems of its wholeness, problems of its store and archive together)."""
+def _where(folder: Path, manifest: dict) -> Callable[[str], Path]:
+    """Where the snapshot in ``folder`` holds the archive file named ``rel``."""
+    if manifest.get("format") == SHARED:
+        objects, pool = manifest.get("objects"), folder.parent / POOL
+        return lambda rel: pool / objects[rel][:2] / objects[rel]
+    return lambda rel: folder / "turns" / rel
+
+
+def _check(folder: Path, scratch: Path) -> tuple[dict | None, list[str], list[str], Path | None]:
+    """(the manifest, problems of its wholeness, problems of its store and archive together,
+    the store's dump as verified, None if not whole: in ``scratch`` where the snapshot packs it)."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"], []
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return None, [f"{folder}: no readable {MANIFEST} ({e.__class__.__name__}); not a snapshot, or not a whole one"], [], None
+    if not isinstance(manifest, dict) or manifest.get("format") not in (FORMAT, SHARED):
         return None, [f"{folder}: snapshot format {manifest.get('format') if isinstance(manifest, dict) else '?'}, "
-                      f"this referee reads {FORMAT}"], []
+                      f"this referee reads {FORMAT} and {SHARED}"], [], None
     try:
         backend = backend_named(str(manifest.get("backend")))
     except BackupError as e:
-        return manifest, [str(e)], []
-    if manifest.get("store_file") != backend.file:   # an absolute or other name would load an unchecked file
+        return manifest, [str(e)], [], None
+    packed = manifest["format"] == SHARED and getattr(backend, "packed", None)
+    name = packed or backend.file
+    if manifest.get("store_file") != name:   # an absolute or other name would load an unchecked file
         return manifest, [f"the manifest names the store file {str(manifest.get('store_file'))[:80]!r}; a snapshot "
-                          f"of a {backend.name} store holds it as {backend.file}, beside the manifest"], []
-    dumped = folder / backend.file
+                          f"of a {backend.name} store holds it as {name}, beside the manifest"], [], None
+    dumped = folder / name
     if dumped.is_symlink() or not dumped.is_file():
-        return manifest, [f"{folder}: the store file {dumped.name} is missing (or a link)"], []
+        return manifest, [f"{folder}: the store file {dumped.name} is missing (or a link)"], [], None
     problems: list[str] = []
     if _sha256(dumped) != manifest.get("store_sha256"):
         problems.append(f"{dumped.name}: its checksum differs from the manifest's (damaged or changed)")
     else:
-        problems += backend.check(dumped)
+        if packed:
+            dumped, problems = backend.unpack(dumped, scratch, manifest.get("store_bytes"))
+        problems = problems or backend.check(dumped)
     archive = manifest.get("archive")
     if not isinstance(archive, dict):
-        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], []
-    problems += _archive_problems(folder, archive)
+        return manifest, problems + [f"{MANIFEST}: its 'archive' is no list of files with their sizes"], [], None
+    if manifest["format"] == SHARED:
+        problems += _shared_problems(folder.parent / POOL, archive, manifest.get("objects"))
+    else:
+        problems += _archive_problems(folder, archive)
     if problems:
-        return manifest, problems, []
-    return manifest, [], _together(folder, backend.archived(dumped), archive)
+        return manifest, problems, [], None
+    return manifest, [], _together(_where(folder, manifest), backend.archived(dumped), archive), dumped
 
 
 def _archive_problems(folder: Path, listed: dict) -> list[str]:
@@ -291,8 +242,7 @@ def _archive_problems(folder: Path, listed: dict) -> list[str]:
             return problems
     for rel, size in listed.items():
         path = turns / rel
-        if (".." in Path(rel).parts or Path(rel).is_absolute() or path.is_symlink() or not path.is_file()
-                or path.stat().st_size != size):
+        if not _plain(rel) or path.is_symlink() or not path.is_file() or path.stat().st_size != size:
             problems.append(f"turns/{rel}: missing or of another size than when taken")
             if len(problems) > 20:
                 return problems
@@ -301,7 +251,37 @@ def _archive_problems(folder: Path, listed: dict) -> list[str]:
     return problems
 
 
-def _together(folder: Path, archived: dict[tuple[str, int], str | None], listed: dict) -> list[str]:
+def _plain(rel: str) -> bool:
+    """A name under the archive that stays there: no '..', '.', empty or absolute part."""
+    return isinstance(rel, str) and all(p not in ("", ".", "..") for p in rel.split("/")) and "\\" not in rel
+
+
+def _shared_problems(pool: Path, listed: dict, objects) -> list[str]:
+    """An automatic snapshot's archive: every file it lists, by its content's sha256, in
+    ``pool`` (no link, neither the pool) at its size and with that very content."""
+    if pool.is_symlink() or not pool.is_dir():
+        return [f"{pool}: the archive files this snapshot shares with those beside it are missing (or a link); "
+                "an automatic snapshot is restored from the folder it was taken in"]
+    if not isinstance(objects, dict) or set(objects) != set(listed):
+        return [f"{MANIFEST}: its 'objects' do not name one content for each archive file"]
+    problems: list[str] = []
+    seen: dict[str, str] = {}
+    for rel, size in listed.items():
+        sha = objects[rel]
+        if not _plain(rel) or not isinstance(sha, str) or not SHA.fullmatch(sha):
+            problems.append(f"turns/{str(rel)[:80]}: not a file name under the archive, or no sha256 for it")
+        else:
+            path = pool / sha[:2] / sha
+            if path.is_symlink() or not path.is_file() or path.stat().st_size != size:
+                problems.append(f"turns/{rel}: missing or of another size than when taken")
+            elif seen.setdefault(sha, _sha256(path)) != sha:
+                problems.append(f"turns/{rel}: its content differs from when taken (damaged or changed)")
+        if len(problems) > 20:
+            break
+    return problems
+
+
+def _together(at: Callable[[str], Path], archived: dict[tuple[str, int], str | None], listed: dict) -> list[str]:
     """Whether the dumped store and the snapshot's archive are of one moment: the turns the
     store holds as archived are the turns whose record (turn.json) is in the archive, and each
     record's state hash is the store's."""
@@ -315,7 +295,7 @@ def _together(folder: Path, archived: dict[tuple[str, int], str | None], listed:
     problems += [f"turns/{records[t]}: a turn the store does not hold as archived" for t in sorted(set(records) - set(archived))]
     for turn in sorted(set(records) & set(archived)):
         try:
-            recorded = archive_yaml.read_json(folder / "turns" / records[turn])
+            recorded = archive_yaml.read_json(at(records[turn]))
         except (OSError, ValueError) as e:
             problems.append(f"turns/{records[turn]}: unreadable ({e})")
             continue
@@ -329,8 +309,13 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     """Bring a snapshot back; refuses a store in use or holding matches, and a
     non-empty archive, unless ``force`` (the old archive is then kept beside)."""
     folder, archive_root = Path(folder), Path(archive_root)
-    manifest, problems, apart = _verify(folder)
-    if problems or manifest is None:
+    with tempfile.TemporaryDirectory(prefix="referee-restore-") as scratch:
+        return _restore(folder, store_location, archive_root, force, now, *_check(folder, Path(scratch)))
+
+
+def _restore(folder: Path, store_location: str, archive_root: Path, force: bool, now: datetime | None,
+             manifest: dict | None, problems: list[str], apart: list[str], dumped: Path | None) -> dict:
+    if problems or manifest is None or dumped is None:
         raise BackupError("the snapshot is not whole: " + "; ".join(problems[:5]),
                           "take a new one with `referee backup`, or restore another")
     if apart:
@@ -353,8 +338,8 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     staged = archive_root.with_name(f".{archive_root.name}.restoring-{os.getpid()}")
     shutil.rmtree(staged, ignore_errors=True)
     try:
-        _bring_back(folder / "turns", staged, manifest["archive"])   # before the store: a full disk changes nothing
-        backend.load(folder / backend.file, store_location)          # the very file verified
+        _bring_back(_where(folder, manifest), staged, manifest["archive"])   # before the store: a full disk changes nothing
+        backend.load(dumped, store_location)          # the very file verified
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
@@ -366,8 +351,8 @@ def restore(folder: Path, store_location: str, archive_root: Path, *, force: boo
     return {"taken": manifest["taken"], "files": len(manifest["archive"]), "old_archive": str(kept) if kept else None}
 
 
-def _bring_back(src: Path, out: Path, listed: dict) -> None:
-    """Copy the files ``listed`` (and nothing else) from ``src`` into the new folder ``out``,
+def _bring_back(source: Callable[[str], Path], out: Path, listed: dict) -> None:
+    """Copy the files ``listed`` (and nothing else), each from ``source(name)``, into the new folder ``out``,
     each with the mode the archive gives it (``archive.is_private``), not the snapshot's;
     a file is opened without following a link (one put there since it was verified)."""
     out.mkdir(parents=True, mode=files.PUBLIC_DIR)
@@ -380,28 +365,7 @@ def _bring_back(src: Path, out: Path, listed: dict) -> None:
                 files.private_folder(at)
             else:
                 files._make_folder(at)
-        fd = os.open(src / rel, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(source(rel), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as f, open(os.open(out / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
                                                     files.PRIVATE if files.is_private(parts) else files.PUBLIC), "wb") as g:
             shutil.copyfileobj(f, g)
-
-
-# -- automatic snapshots before closes ----------------------------------------------
-@dataclass
-class AutoBackup:
-    """A snapshot before the first close of every tick pass (and before every
-    close the GM asks for), the newest ``keep`` kept in ``folder``."""
-    folder: Path
-    keep: int = 10
-
-    def take(self, store, archive_root: Path, now: datetime, label: str) -> Path:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        name = f"auto-{now:%Y%m%dT%H%M%S%f}-{label}"[:120]
-        path = snapshot(store, archive_root, self.folder / name, now=now)
-        self.prune()
-        return path
-
-    def prune(self) -> None:
-        taken = sorted(p for p in self.folder.iterdir() if p.is_dir() and p.name.startswith("auto-"))
-        for old in taken[:-self.keep]:
-            shutil.rmtree(old, ignore_errors=True)

@@ -10,7 +10,7 @@ from hardkit import START, clock, toy_registered
 from referee.app import config as config_mod
 from referee.app.wiring import open_referee, open_sink
 from referee.outbox.patient_sink import PatientSink
-from referee.store.backup import AutoBackup
+from referee.store.backup_auto import AutoBackup
 
 BASE = "address: referee@example.org\nstore: data/referee.sqlite\narchive: turns\nmail_in:\n  maildir: mail/in\n"
 

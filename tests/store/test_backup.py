@@ -13,7 +13,8 @@ from hardkit import SPEC, Outbox, clock, create, make_referee, send_orders, toy_
 
 from referee.app.cli import main
 from referee.archive.record import replay
-from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify
+from referee.store.backup import MANIFEST, BackupError, restore, snapshot, verify
+from referee.store.backup_auto import AutoBackup
 from referee.store.meta import MetaFacts
 
 GRACE = timedelta(minutes=30)
@@ -198,7 +199,7 @@ def test_a_snapshot_before_every_close_keeps_the_newest(tmp_path, clock):
         play_turn(live, keys, number)
         assert len(live.tick().closed) == 2
         clock.advance(minutes=1)
-    taken = sorted(p.name for p in (tmp_path / "backups").iterdir())
+    taken = sorted(p.name for p in (tmp_path / "backups").glob("auto-*"))
     assert len(taken) == 2 and all(n.startswith("auto-") for n in taken)   # one a pass, the newest two kept
     newest = tmp_path / "backups" / taken[-1]
     assert verify(newest)[1] == []
@@ -208,8 +209,8 @@ def test_a_snapshot_before_every_close_keeps_the_newest(tmp_path, clock):
     assert replay(tmp_path / "back" / "turns" / "toy1").turns == 2
     # the GM's force takes a snapshot of its own
     live.force("toy1")
-    assert len(list((tmp_path / "backups").iterdir())) == 2
-    assert sorted(p.name for p in (tmp_path / "backups").iterdir())[-1] not in taken
+    assert len(list((tmp_path / "backups").glob("auto-*"))) == 2
+    assert sorted(p.name for p in (tmp_path / "backups").glob("auto-*"))[-1] not in taken
 
 
 def test_backup_and_restore_from_the_command_line(tmp_path, clock, capsys, monkeypatch):

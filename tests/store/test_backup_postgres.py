@@ -14,7 +14,8 @@ from test_backup import hashes, play_turn, two_matches  # noqa: E402
 
 from referee.app.cli import main  # noqa: E402
 from referee.archive.record import replay  # noqa: E402
-from referee.store.backup import MANIFEST, AutoBackup, BackupError, restore, snapshot, verify  # noqa: E402
+from referee.store.backup import MANIFEST, BackupError, restore, snapshot, verify  # noqa: E402
+from referee.store.backup_auto import AutoBackup  # noqa: E402
 from referee.store.backup_pg import PostgresBackend  # noqa: E402
 
 MATCHES = ("toy1", "toy2")
@@ -86,7 +87,7 @@ def test_the_snapshot_before_a_close_is_taken_on_postgresql(tmp_path, clock, pos
     keys = two_matches(live, Outbox(live, tmp_path / "live" / "out"))
     play_turn(live, keys, 1)
     assert len(live.tick().closed) == 2
-    taken = [p for p in (tmp_path / "backups").iterdir()]
+    taken = list((tmp_path / "backups").glob("auto-*"))
     assert len(taken) == 1 and taken[0].name.startswith("auto-")   # one a pass, before its first close
     manifest, problems = verify(taken[0])
     assert problems == [] and manifest["backend"] == "postgresql"
