@@ -17,6 +17,7 @@ alone (``is_private``: ``0600`` files, ``0700`` folders), whatever the umask.
 """
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
@@ -25,10 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from referee.archive import yaml_text as archive_yaml
-from referee.game_api import fastjson, registry
+from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed, state_hash
 from referee.intake import checks
 
@@ -120,25 +119,7 @@ def _unlink(path: str) -> None:
         pass
 
 
-class _DUMPER(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
-    """libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the
-    pure-Python one.  A value met twice is written twice: the archive's reader refuses anchors
-    and aliases (``yaml_text.read``: an alias bomb costs nothing then)."""
-
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
-def _yaml(data) -> bytes:
-    fast = archive_yaml.block(data)   # the same bytes, ~10x faster, for plain data (orders); else PyYAML
-    if fast is not None:
-        return fast
-    return _yaml_dump(data)
-
-
-def _yaml_dump(data) -> bytes:
-    return yaml.dump(data, Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
-                     default_flow_style=False).encode("utf-8")
+_yaml = archive_yaml.write
 
 
 class Archive:
@@ -278,7 +259,7 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
 def record_files(orders: Mapping, turn: Mapping) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
     """(name, bytes) of a turn's record: orders.yaml and turn.json (a close stages them, ``write_turn`` writes them)."""
     return (("orders.yaml", _yaml(dict(orders))),
-            ("turn.json", fastjson.dumps_indent1(turn)))   # json.dumps(indent=1, sort_keys=True), faster
+            ("turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8")))
 
 
 def _turn_files(at: str, orders: Mapping, turn: Mapping, reports: Mapping[str, str], made: list[Path]):
