@@ -236,7 +236,7 @@ class SharedExtension(Extension):
         # the parser gives no other node, prefixed by the template's (blocks of templates that
         # extend one another share a context)
         free = parser.free_identifier(lineno).name
-        name = f"shared_{hashlib.sha256((parser.name or '').encode()).hexdigest()[:12]}_{free}"
+        name = f"shared_{hashlib.sha256(parser.name.encode()).hexdigest()[:12]}_{free}"
         block = nodes.Block(name, body, False, False, lineno=lineno)
         hidden = nodes.If(nodes.Const(False), [block], [], [], lineno=lineno)
         call = self.call_method("_render", [nodes.Const(name), nodes.Dict(pairs, lineno=lineno),
