@@ -79,23 +79,20 @@ def deadline_ics(*, match_id: str, title: str, turn: int | None, deadline: datet
     event.add("transp", "TRANSPARENT")    # a deadline takes no time in anyone's day
     cal.add_component(event)
     # what add_missing_timezones adds, with the zone's rules around the deadline only (the whole
-    # history would be kilobytes per mail), each zone's component made once per window
+    # history would be kilobytes per mail): a calendar's text is its own lines, then each
+    # component's (RFC 5545 3.4), so the zone's VTIMEZONE, most of the text and of its cost, is
+    # written once per zone and window and put before the event that names it
+    text = cal.to_ical().decode("utf-8")
     first, last = (start - timedelta(days=400)).date(), (start + timedelta(days=400)).date()
-    at = 0
-    for tzid in sorted(cal.get_missing_tzids()):
-        part = _zone_part(tzid, first, last)
-        if part is not None:   # before the event that names it
-            cal.subcomponents.insert(at, part)
-            at += 1
-    return cal.to_ical().decode("utf-8")
+    zones = "".join(_zone_text(tzid, first, last) for tzid in sorted(cal.get_missing_tzids()))
+    return text.replace("BEGIN:VEVENT\r\n", zones + "BEGIN:VEVENT\r\n", 1) if zones else text
 
 
 @functools.lru_cache(maxsize=64)
-def _zone_part(tzid: str, first: date, last: date) -> Timezone | None:
-    """The VTIMEZONE of ``tzid`` from ``first`` to ``last`` (most of a calendar's cost; the reports
-    of a close all name the same few), None for a zone icalendar does not know."""
+def _zone_text(tzid: str, first: date, last: date) -> str:
+    """The VTIMEZONE of ``tzid`` from ``first`` to ``last`` as icalendar writes it ("" for a zone
+    it does not know; the reports of a close all name the same few)."""
     try:
-        return Timezone.from_tzid(tzid, first_date=first, last_date=last)
+        return Timezone.from_tzid(tzid, first_date=first, last_date=last).to_ical().decode("utf-8")
     except ValueError:
-        return None
-
+        return ""

@@ -1,11 +1,11 @@
-"""The deadline calendar makes a zone's VTIMEZONE once per window (referee/render/calendar.py):
-a calendar built with the kept component is the same text as one built with a fresh one,
-the zone named before the event, and the kept components stay few; hostile titles read
-back from the calendar as they were given."""
+"""The deadline calendar writes a zone's VTIMEZONE once per window (referee/render/calendar.py):
+a calendar with the kept text is the text icalendar writes whole (``add_missing_timezones``
+over the same window), the kept texts stay few, and hostile titles read back as given."""
 from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from icalendar import Calendar
@@ -20,15 +20,24 @@ def test_a_calendar_with_the_kept_zone_part_is_the_calendar_made_afresh():
              for zone, lang, ended, day in itertools.product(
                  ["Europe/Berlin", "UTC", "America/St_Johns", "Australia/Lord_Howe"], ["en", "de"], [False, True],
                  [0, 2, 190])]
-    fresh = []
-    for case in cases:
-        calendar._zone_part.cache_clear()
-        fresh.append(calendar.deadline_ics(**case))
-    assert any("BEGIN:VTIMEZONE" in w for w in fresh) and any("BEGIN:VTIMEZONE" not in w for w in fresh)
-    for case, text in zip(cases, fresh):
-        assert calendar.deadline_ics(**case) == text == calendar.deadline_ics(**case)   # from the kept part
-        if "BEGIN:VTIMEZONE" in text:
-            assert text.index("END:VTIMEZONE") < text.index("BEGIN:VEVENT")
+    whole = [icalendars_whole(case) for case in cases]
+    assert any("BEGIN:VTIMEZONE" in w for w in whole) and any("BEGIN:VTIMEZONE" not in w for w in whole)
+    for case, text in zip(cases, whole):
+        calendar._zone_text.cache_clear()
+        assert calendar.deadline_ics(**case) == text == calendar.deadline_ics(**case)   # the second from the kept text
+
+
+def icalendars_whole(case: dict) -> str:
+    """The calendar as icalendar writes it with the zone's VTIMEZONE added by icalendar itself."""
+    cal = Calendar.from_ical(calendar.deadline_ics(**dict(case, zone="UTC")))
+    event = cal.walk("VEVENT")[0]
+    start = case["deadline"].astimezone(ZoneInfo(case["zone"]))
+    for name, value in (("DTSTART", start), ("DTEND", start + calendar.LENGTH)):
+        del event[name]
+        event.add(name, value)
+    cal.add_missing_timezones(first_date=(start - timedelta(days=400)).date(),
+                              last_date=(start + timedelta(days=400)).date())
+    return cal.to_ical().decode("utf-8")
 
 
 def test_the_kept_zone_parts_stay_few():
@@ -36,7 +45,7 @@ def test_the_kept_zone_parts_stay_few():
     for day in range(100):
         calendar.deadline_ics(match_id="m", title="t", turn=1, deadline=start + timedelta(days=day), zone="Europe/Berlin",
                               organizer="r@x.test", domain="x.test", issued=start)
-    assert 0 < calendar._zone_part.cache_info().currsize <= 64
+    assert 0 < calendar._zone_text.cache_info().currsize <= 64
 
 
 @pytest.mark.parametrize("title", ["Länder, Städte; Dörfer", "a" * 30 + ",;" * 20, "é" * 90, "back\\slash",
