@@ -91,12 +91,12 @@ class Renderer:
                                       auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension],
                                       cache_size=-1)
         self.text_env = _Environment(autoescape=False, trim_blocks=False,
-                                           bytecode_cache=compiled_templates(code_cache, "text"), **common)
+                                     bytecode_cache=compiled_templates(code_cache, "text"), **common)
         self.html_env = _Environment(autoescape=True, trim_blocks=False,
-                                           bytecode_cache=compiled_templates(code_cache, "html"), **common)
+                                     bytecode_cache=compiled_templates(code_cache, "html"), **common)
         # the referee's own mail templates trim block lines; games' templates get Jinja's defaults
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                                           bytecode_cache=compiled_templates(code_cache, "mail"), **common)
+                                     bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
         self._reads: dict[str, frozenset[str]] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
