@@ -11,7 +11,7 @@ player resubmitting; last valid wins) are timed, on the same bytes, as:
 
 Times are CPU seconds of this process (``time.process_time``) and wall seconds.
 
-    python bench/core_authority_intake.py [N]
+    python bench/core_authority_intake.py [N | --smoke]
 """
 from __future__ import annotations
 
@@ -72,8 +72,7 @@ def setup(root: Path, matches: int) -> tuple[Referee, dict]:
     return ref, keys
 
 
-def main(n: int = 2000) -> None:
-    matches = 50
+def main(n: int = 2000, matches: int = 50) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         ref, keys = setup(root, matches)
@@ -103,6 +102,8 @@ def main(n: int = 2000) -> None:
         full_cpu, full_wall = time.process_time() - c0, time.perf_counter() - w0
 
     print(f"{n} order mails, {matches} matches × 4 players; outcomes {outcomes}; replies sent {sent}")
+    if sent < n:   # every order mail is answered: fewer replies means the bench measured a broken flow
+        raise SystemExit(f"only {sent} replies for {n} order mails")
     print(f"bare parse + C YAML:      {bare_cpu:6.2f} s CPU  {n / bare_cpu:8.0f} mails/s")
     print(f"authority handle():       {handle_cpu:6.2f} s CPU  {n / handle_cpu:8.0f} mails/s  "
           f"(wall {handle_wall:.2f} s)")
@@ -111,4 +112,8 @@ def main(n: int = 2000) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    # --smoke: a tiny run (a few seconds) that fails if the bench is broken
+    if sys.argv[1:] == ["--smoke"]:
+        main(20, matches=5)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)

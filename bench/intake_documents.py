@@ -9,7 +9,7 @@ signature, quoted earlier mail) it times, in the same run:
 * hostile: a billion-laughs document and 30,000 nested brackets through
           ``read_text`` (both must be refused, fast, without a crash)
 
-    python bench/intake_documents.py [N]
+    python bench/intake_documents.py [N | --smoke]
 """
 from __future__ import annotations
 
@@ -107,8 +107,11 @@ def main(n: int) -> None:
         start = time.perf_counter()
         result = read_text(text)
         elapsed = time.perf_counter() - start
+        if not result:
+            raise SystemExit(f"{name}: not refused")
         print(f"{name:15s}: refused as {[p.code for p in result]} in {elapsed * 1e3:.2f} ms")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+    # --smoke: a tiny run (a few seconds) that fails if the bench is broken
+    main(20 if sys.argv[1:] == ["--smoke"] else int(sys.argv[1]) if len(sys.argv) > 1 else 2000)

@@ -8,6 +8,7 @@ and the public parts' digests (``render_shared.digest``, wherever they run).  A 
 every report's text and HTML is printed, so two checkouts can be held to the same bytes.
 
     python bench/render_close.py --folder /tmp/b100 [--base /work/wt/base] [--pairs 4] [--repeat 3]
+    python bench/render_close.py --smoke     # builds 2 matches and renders their close: fails if broken
 
 With ``--base`` it runs interleaved pairs (base, this tree, this tree, base, ...), each run in
 a child process of its own (``PYTHONPATH`` set to that tree), and prints every pair's ratio.
@@ -114,7 +115,17 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=4)
     p.add_argument("--repeat", type=int, default=3, help="rounds a run; the least counts")
     p.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--smoke", action="store_true", help="a tiny run (a few seconds) that fails if the bench is broken")
     a = p.parse_args()
+    if a.smoke:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([sys.executable, str(TREE / "bench/close_many.py"), "--build", "2", "--turns", "1",
+                            "--folder", tmp], check=True, capture_output=True)
+            r = run(TREE, tmp, 1)
+        print(json.dumps(r))
+        if not r["matches"] or not r["render_cpu"] > 0:
+            raise SystemExit("render_close: no close rendered")
+        return
     if a.one:
         print(json.dumps(one(Path(a.folder), a.repeat)))
         return

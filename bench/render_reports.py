@@ -5,8 +5,8 @@ Not a test: prints figures.  Builds ``--n`` matches of close_many's league mix
 recording every call the close makes to the renderer (``game_report`` and
 ``report``, with their contexts), then replays those calls on
 
-* the baseline: ``referee/render*.py`` (its own rendering modules, loaded as the package
-  ``rbase``) and ``templates/`` of git revision ``--base`` (default 0d267fa1), beside this tree's;
+* the baseline: ``referee/render/`` (its own rendering modules, loaded as the package
+  ``rbase.render``) and ``templates/`` of git revision ``--base`` (default ``main``), beside this tree's;
 * this tree's renderer,
 
 ``--rounds`` times each, alternating, each round with cold shared-part caches
@@ -25,6 +25,7 @@ when a mail is built) per report, and the load average.
 there the next time, so a change can be measured without building the close again.
 
     python bench/render_reports.py [--n 20] [--rounds 3] [--base REV] [--calls FILE]
+    python bench/render_reports.py --smoke     # a tiny run against HEAD: fails if the bench is broken
 """
 from __future__ import annotations
 
@@ -52,25 +53,24 @@ from referee.render.renderer import Renderer, inline_styles  # noqa: E402
 
 def baseline_renderer(rev: str, folder: Path):
     """The Renderer class of ``rev`` over that revision's templates (put first in its search path),
-    with that revision's own rendering modules (``referee/render*.py``, loaded as the package ``rbase``)."""
-    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "referee/"],
+    with that revision's own rendering modules (``referee/render/``, loaded as the package ``rbase.render``)."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", rev, "referee/render/"],
                            check=True, capture_output=True, text=True).stdout.split()
-    modules = [n for n in names if n.startswith("referee/render") and n.endswith(".py")]
+    modules = [n for n in names if n.endswith(".py")]
+    if "referee/render/renderer.py" not in modules:
+        raise SystemExit(f"{rev} has no referee/render/renderer.py (a revision before the package layout)")
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *modules, "templates"],
                          check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         t.extractall(folder, filter="data")
-    package = folder / "rbase"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for name in modules:
-        code = (folder / name).read_text().replace("from referee.render", "from rbase.render")
+    package = folder / "rbase" / "render"
+    package.mkdir(parents=True)
+    (folder / "rbase" / "__init__.py").write_text("")
+    for name in modules:   # its imports of itself (and code it writes into templates) name rbase.render
+        code = (folder / name).read_text().replace("referee.render", "rbase.render")
         (package / Path(name).name).write_text(code)
     sys.path.insert(0, str(folder))
-    spec = importlib.util.spec_from_file_location("rbase.render", package / "render.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rbase.render"] = module
-    spec.loader.exec_module(module)
+    module = importlib.import_module("rbase.render.renderer")
     return module.Renderer(extra_dirs=[folder / "templates"])
 
 
@@ -142,10 +142,13 @@ def main() -> None:
     p.add_argument("--n", type=int, default=20)
     p.add_argument("--turns", type=int, default=2)
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--base", default="0d267fa1")
+    p.add_argument("--base", default="main")
     p.add_argument("--profile", help="write a cProfile of one replay on this tree's renderer")
     p.add_argument("--calls", help="keep the recorded calls in this file and replay them from it next time")
+    p.add_argument("--smoke", action="store_true", help="a tiny run against HEAD (a few seconds)")
     a = p.parse_args()
+    if a.smoke:
+        a.n, a.turns, a.rounds, a.base = 2, 1, 1, "HEAD"
     with tempfile.TemporaryDirectory() as tmp:
         calls = calls_of(a, Path(tmp) / "close")
         base = baseline_renderer(a.base, Path(tmp) / "base")

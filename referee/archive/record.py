@@ -10,32 +10,25 @@ turns/<match>/tNNN/press.yaml, chronicle.yaml   table talk to all, chronicle ent
 turns/<match>/tNNN/private/press.yaml, …        every message and entry, with writers (issue 32)
 ```
 Every write replaces its file atomically, so writing a turn again after a
-crash gives the same files.  ``replay`` needs nothing but this folder and the
-installed game.  What a match page may show (match.yaml, orders.yaml, turn.json,
+crash gives the same files.  ``replay`` (replay.py) needs nothing but this folder
+and the installed game.  What a match page may show (match.yaml, orders.yaml, turn.json,
 the public report, the public talk) is written ``0644``; the rest is the owner's
 alone (``is_private``: ``0600`` files, ``0700`` folders), whatever the umask.
 """
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from referee.archive import turn_dir_name
 from referee.archive import yaml_text as archive_yaml
-from referee.game_api import fastjson, registry
-from referee.game_api.contract import Rng, derive_seed, state_hash
+from referee.archive.replay import ReplayReport, replay  # noqa: F401  (the record's checker, where callers look for it)
 from referee.intake import checks
-
-
-def turn_dir_name(number: int) -> str:
-    return f"t{number:03d}"
-
 
 PUBLIC, PRIVATE = 0o644, 0o600          # files (never group- or world-writable, whatever the umask)
 PUBLIC_DIR, PRIVATE_DIR = 0o755, 0o700
@@ -120,25 +113,7 @@ def _unlink(path: str) -> None:
         pass
 
 
-class _DUMPER(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
-    """libyaml's emitter where PyYAML was built with it (the same bytes, ~10x faster); else the
-    pure-Python one.  A value met twice is written twice: the archive's reader refuses anchors
-    and aliases (``yaml_text.read``: an alias bomb costs nothing then)."""
-
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-
-def _yaml(data) -> bytes:
-    fast = archive_yaml.block(data)   # the same bytes, ~10x faster, for plain data (orders); else PyYAML
-    if fast is not None:
-        return fast
-    return _yaml_dump(data)
-
-
-def _yaml_dump(data) -> bytes:
-    return yaml.dump(data, Dumper=_DUMPER, allow_unicode=True, sort_keys=False,
-                     default_flow_style=False).encode("utf-8")
+_yaml = archive_yaml.write
 
 
 class Archive:
@@ -215,59 +190,6 @@ class Archive:
                 shutil.move(str(d / name), str(aside / name))
 
 
-@dataclass
-class ReplayReport:
-    match: str
-    game: str
-    turns: int = 0
-    ok: bool = True
-    first_mismatch: int | None = None   # the first turn whose hash differs (0 = setup)
-    problems: list[str] = field(default_factory=list)
-
-    def summary(self) -> str:
-        if self.ok:
-            return f"{self.match}: {self.turns} turns replayed, every state hash matches"
-        return f"{self.match}: turn {self.first_mismatch} differs: " + "; ".join(self.problems)
-
-
-def replay(match_dir: str | Path) -> ReplayReport:
-    """Rebuild every turn from the archive alone and compare every hash."""
-    match_dir = Path(match_dir)
-    meta = archive_yaml.read_match(match_dir)   # capped: an archive may come from anywhere
-    report = ReplayReport(match=meta["id"], game=meta["game"])
-
-    def fail(turn: int, text: str) -> ReplayReport:
-        report.ok, report.first_mismatch = False, turn
-        report.problems.append(text)
-        return report
-
-    rules = registry.get(meta["game"])
-    if rules.version != meta["version"]:
-        report.problems.append(f"archive made with {meta['game']} {meta['version']}, installed {rules.version}")
-    players = [p["id"] for p in meta["players"]]
-    state = rules.setup(players, meta.get("options") or {}, Rng(derive_seed(meta["seed"], "setup")))
-    if meta.get("setup_hash") and state_hash(rules, state) != meta["setup_hash"]:
-        return fail(0, "the set-up state differs")
-    number = 1
-    while (match_dir / turn_dir_name(number) / "turn.json").exists():
-        d = match_dir / turn_dir_name(number)
-        turn = archive_yaml.read_json(d / "turn.json")
-        used = archive_yaml.read(d / "orders.yaml") or {}
-        if turn["seed"] != derive_seed(meta["seed"], number):
-            return fail(number, "the turn seed does not follow from the match seed")
-        awaiting = rules.awaiting(state)
-        if sorted(awaiting) != sorted(used):
-            return fail(number, f"orders for {sorted(used)}, but the game awaited {sorted(awaiting)}")
-        orders = {p: rules.order_schema(state, stage).model_validate(used[p]["orders"])
-                  for p, stage in awaiting.items()}
-        state = rules.resolve(rules.load(rules.dump(state)), orders, Rng(turn["seed"])).state
-        if state_hash(rules, state) != turn["hash"]:
-            return fail(number, "the resolved state's hash differs from the recorded one")
-        report.turns = number
-        number += 1
-    return report
-
-
 def write_turn_record(archive: Archive, match_id: str, number: int, name: str, data, private: bool = False) -> None:
     """A record of its own beside a turn's reports, e.g. ``press.yaml``, ``chronicle.yaml`` (issue 18);
     ``private``: into the turn's ``private/`` folder, the owner's alone (issue 32)."""
@@ -278,7 +200,7 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
 def record_files(orders: Mapping, turn: Mapping) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
     """(name, bytes) of a turn's record: orders.yaml and turn.json (a close stages them, ``write_turn`` writes them)."""
     return (("orders.yaml", _yaml(dict(orders))),
-            ("turn.json", fastjson.dumps_indent1(turn)))   # json.dumps(indent=1, sort_keys=True), faster
+            ("turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8")))
 
 
 def _turn_files(at: str, orders: Mapping, turn: Mapping, reports: Mapping[str, str], made: list[Path]):

@@ -136,11 +136,7 @@ def derive_seed(match_seed: str, label: str | int) -> int:
 
 
 def canonical_json(data: Any) -> str:
-    """``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``
-    (written by orjson where that gives the same text: ``fastjson.canonical_or_none``)."""
-    fast = fastjson.canonical_or_none(data)
-    if fast is not None:
-        return fast.decode("utf-8")
+    """``data`` as one canonical JSON text: sorted keys, no blanks, UTF-8 as it is."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -191,11 +187,9 @@ def hash_of_dump(dumped: Any) -> str:
 
 
 def encoded_with_hash(dumped: Any) -> tuple[bytes | None, str]:
-    """(orjson's canonical bytes of ``dumped`` or None where they would differ from
-    ``canonical_json``, ``hash_of_dump(dumped)``): a close encodes the new state once,
-    for its hash and for the store's row (which reads back the same value)."""
-    fast = fastjson.canonical_or_none(dumped)   # the bytes without a round through str where orjson can
-    return fast, hashlib.sha256(fast if fast is not None else canonical_json(dumped).encode()).hexdigest()
+    """(the store's row text of ``dumped``, UTF-8; ``hash_of_dump(dumped)``): a close encodes the
+    new state once for the store's row (``fastjson.dumps_sorted``, which reads back the same value)."""
+    return fastjson.dumps_sorted(dumped).encode(), hashlib.sha256(canonical_json(dumped).encode()).hexdigest()
 
 
 @runtime_checkable

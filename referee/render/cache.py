@@ -4,10 +4,10 @@ costs a process ~1.5 s of CPU, loading them ~0.1 s.
 
 Jinja's own file cache (``FileSystemBytecodeCache``: written to a temporary file and
 renamed, so processes may share it; its default folder is private to the user) holds
-the code.  Its entries are checked against the template's source; ours also against
-what else decides the code: the environment (text, HTML and mail compile the same file
-differently), the referee's renderer and ``{% shared %}`` code, and the Jinja and
-Python versions.  A change of any of these compiles afresh.
+the code.  Jinja checks an entry against the template's source and its own and Python's
+versions; the file names also tell apart what else decides the code: the environment
+(text, HTML and mail compile the same file differently) and the referee's renderer and
+``{% shared %}`` code.  A change of any of these compiles afresh.
 
 ``REFEREE_TEMPLATE_CACHE``: a folder to keep them in, ``off`` for none; unset, Jinja's
 default folder (``_jinja2-cache-<uid>`` in the temporary folder).
@@ -18,33 +18,30 @@ import hashlib
 import os
 import sys
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 
 import jinja2
 import jinja2.bccache
 
 _HERE = Path(__file__).resolve().parent
-_CODE = (_HERE / "renderer.py", _HERE / "shared.py", _HERE / "cache.py", _HERE / "codegen.py")
+_CODE = (_HERE / "renderer.py", _HERE / "shared.py", _HERE / "cache.py")
 
 
 @cache
 def code_version() -> str:
     """What, besides a template's source, its compiled code depends on."""
-    h = hashlib.sha256(f"{jinja2.__version__}|{sys.version}".encode())
+    h = hashlib.sha256(f"{metadata.version('jinja2')}|{sys.version}".encode())
     for path in _CODE:
         h.update(path.read_bytes())
     return h.hexdigest()[:20]
 
 
 class CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Jinja's file cache, its entries told apart by the environment ``kind`` and ``code_version``."""
+    """Jinja's file cache, its files named by the environment ``kind`` and ``code_version``."""
 
     def __init__(self, directory: str | None, kind: str) -> None:
-        super().__init__(directory, pattern="__referee_%s.cache")
-        self.salt = f"{kind}|{code_version()}"
-
-    def get_cache_key(self, name: str, filename: str | None = None) -> str:
-        return hashlib.sha256(f"{self.salt}|{name}|{filename}".encode()).hexdigest()
+        super().__init__(directory, pattern=f"__referee_{kind}_{code_version()}_%s.cache")
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import sys
-import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,9 @@ from typing import Any
 import css_inline
 import jinja2
 import jinja2.meta
-import jinja2.runtime
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from referee.render.cache import compiled_templates
-from referee.render.codegen import DICT_NAMES as _DICT_NAMES
-from referee.render.codegen import CodeGenerator
 from referee.render.shared import SharedExtension, one_report
 
 REPO_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -61,70 +57,18 @@ def game_template_dirs() -> list[Path]:
     return found
 
 
-# callables Jinja passes nothing to (a builtin method cannot carry pass_context): called
-# straight, without Context.call's look-ups (d.get() a call); a macro called by position is
-# render_codegen's (macro_call), any other call of one Jinja's own
-_PLAIN_CALLS = frozenset({types.BuiltinMethodType})
-
-
-class _Context(jinja2.runtime.Context):
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's own signature)
-        if type(__obj) not in _PLAIN_CALLS:
-            return super().call(__obj, *args, **kwargs)
-        if kwargs:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-        try:
-            return __obj(*args, **kwargs)
-        except StopIteration:   # as Context.call answers it
-            return __self.environment.undefined("value was undefined because a callable raised a"
-                                                " StopIteration exception")
+_DICT_NAMES = frozenset(dir(dict))
 
 
 class _Environment(jinja2.Environment):
-    """Jinja's ``a.b`` tries the attribute first, then the item; a report's
-    context is plain dicts, so for a dict the item is looked up first (a sixth
-    of a close's rendering time).  Names of dict methods (``items``, ``get`` ...)
-    keep Jinja's order, so ``d.items()`` means what it always meant.
-    Calls of builtin methods skip Jinja's checks for what to pass them (``_Context``).
-
-    With ``track_reads`` every template it compiles notes in its code the names
-    it reads from its context (``reads_of``), taken from the tree it compiles:
-    asking costs no second parse (50 ms a template)."""
-
-    context_class = _Context
-    code_generator_class = CodeGenerator
-
-    def __init__(self, *args: Any, track_reads: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # the compiled templates call environment.getattr for every a.b: bound once here,
-        # not again on each of those (half a million a close)
-        self.getattr = self.getattr  # type: ignore[method-assign]
-        self.track_reads = track_reads
-
-    def _generate(self, source: jinja2.nodes.Template, name: str | None, filename: str | None,
-                  defer_init: bool = False) -> str:
-        if not self.track_reads:
-            return super()._generate(source, name, filename, defer_init=defer_init)
-        # written into the template's own code, so a template loaded compiled (render_cache.py) has it too
-        reads = sorted(jinja2.meta.find_undeclared_variables(source))
-        code = super()._generate(source, name, filename, defer_init=defer_init)
-        return f"{code}\nreferee_reads = frozenset({reads!r})\n"
-
-    def make_globals(self, d: Any = None) -> dict:
-        """A template's globals as a plain dict, not Jinja's ChainMap over the environment's: the
-        renderer sets no global after it loads a template (as Jinja asks), and every render,
-        import and include copies them (a ChainMap in Python code, a twentieth of a report)."""
-        return {**self.globals, **(d or {})}
-
-    def reads_of(self, name: str) -> frozenset[str]:
-        """The names template ``name`` reads from its context (it is compiled if need be)."""
-        return self.get_template(name).root_render_func.__globals__["referee_reads"]
+    """Jinja's environment with its public ``getattr`` asking a dict for its item first: a
+    report's context is plain dicts, and Jinja's order (the attribute, then the item) costs a
+    failed attribute look-up for every ``a.b`` (a fifth of a close's rendering, measured).  Names
+    of dict methods (``items``, ``get`` ...) keep Jinja's order, so ``d.items()`` means what it
+    always meant; anything but a dict is Jinja's own."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict:
-            if attribute in _DICT_NAMES:   # d.get, d.items: what Jinja's own order finds first
-                return getattr(obj, attribute)
+        if type(obj) is dict and attribute not in _DICT_NAMES:
             try:
                 return obj[attribute]
             except KeyError:
@@ -136,18 +80,17 @@ class Renderer:
     """Two environments over the same folders: plain text (no escaping) and HTML."""
 
     def __init__(self, extra_dirs: Sequence[Path] = (), code_cache: str | Path | None = None) -> None:
-        """``code_cache``: where compiled templates are kept between processes (render_cache.py;
+        """``code_cache``: where compiled templates are kept between processes (cache.py;
         by default ``REFEREE_TEMPLATE_CACHE`` or Jinja's folder, "off" for nowhere)."""
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
         dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
         # auto_reload off: the templates ship with the package, and a check of every template's file
-        # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering
+        # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering;
+        # cache_size -1: every template kept (the folders hold a fixed set), no LRU bookkeeping
         common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
-                                      auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension])
-        # cache_size -1: every template kept in a plain dict (the folders hold a fixed set): Jinja's
-        # LRU takes a lock and reorders its queue on each get_template (~15 a report, imports and includes)
-        common["cache_size"] = -1
-        self.text_env = _Environment(autoescape=False, track_reads=True, trim_blocks=False,
+                                      auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension],
+                                      cache_size=-1)
+        self.text_env = _Environment(autoescape=False, trim_blocks=False,
                                      bytecode_cache=compiled_templates(code_cache, "text"), **common)
         self.html_env = _Environment(autoescape=True, trim_blocks=False,
                                      bytecode_cache=compiled_templates(code_cache, "html"), **common)
@@ -155,11 +98,8 @@ class Renderer:
         self.mail_env = _Environment(autoescape=False, trim_blocks=True, lstrip_blocks=True,
                                      bytecode_cache=compiled_templates(code_cache, "mail"), **common)
         self._has: dict[str, bool] = {}
-        self._uses: dict[tuple[str, str], bool] = {}
+        self._reads: dict[str, frozenset[str]] = {}
         for env in (self.text_env, self.html_env, self.mail_env):
-            for name, f in list(env.filters.items()):   # |join and the like: Jinja's sync function itself,
-                if getattr(f, "jinja_async_variant", False):   # not its wrapper asking "async?" on every call
-                    env.filters[name] = f.__wrapped__
             env.filters["indent_block"] = _indent_block
             env.filters["names"] = _names
             env.filters["change"] = _change
@@ -190,11 +130,18 @@ class Renderer:
             env.shared_parts.clear()
 
     def uses(self, name: str, variable: str) -> bool:
-        """Whether text template ``name`` refers to ``variable`` at all (noted when it is compiled)."""
-        key = (name, variable)
-        if key not in self._uses:   # asked three times a report
-            self._uses[key] = variable in self.text_env.reads_of(name)
-        return self._uses[key]
+        """Whether text template ``name`` refers to ``variable`` at all."""
+        return variable in self.reads_of(name)
+
+    def reads_of(self, name: str) -> frozenset[str]:
+        """The names text template ``name`` reads from its context: its source parsed once
+        (~30 ms; ``warm`` asks for every game's report, so a close worker parses none)."""
+        reads = self._reads.get(name)
+        if reads is None:
+            source = self.text_env.loader.get_source(self.text_env, name)[0]
+            tree = self.text_env.parse(source, name)
+            reads = self._reads[name] = frozenset(jinja2.meta.find_undeclared_variables(tree))
+        return reads
 
     def warm(self, all_mails: bool = False) -> list[str]:
         """Compile now what a close renders: every template of the loaded games' reports and
@@ -208,6 +155,8 @@ class Renderer:
             for env in self._envs_of(name, games, all_mails):
                 env.get_template(name)
                 done.append(name)
+                if env is self.text_env and name.rpartition("/")[2].startswith("report."):
+                    self.reads_of(name)   # what the report wrapper asks of a game's report
         return sorted(set(done))
 
     def _envs_of(self, name: str, games: set[str], all_mails: bool) -> list[_Environment]:
@@ -253,7 +202,7 @@ class Renderer:
         if body_html is None:
             body_html = f"<pre>{escape(body_text)}</pre>"
         html = self.html_env.get_template(self._pick("report_html", lang)).render(
-            body=jinja2.utils.markupsafe.Markup(body_html), lang=lang, **ctx)
+            body=Markup(body_html), lang=lang, **ctx)
         return subject, text, html
 
     def _pick(self, kind: str, lang: str) -> str:

@@ -43,7 +43,6 @@ from jinja2 import nodes
 from jinja2.exceptions import TemplateSyntaxError
 from jinja2.ext import Extension
 from jinja2.meta import find_undeclared_variables
-from jinja2.runtime import new_context
 
 MAX_DIGEST_BYTES = 1 << 20          # a larger set of values is rendered, not digested
 
@@ -221,7 +220,11 @@ class SharedExtension(Extension):
             names.append(target.value)
             pairs.append(nodes.Pair(nodes.Const(target.value), value, lineno=target.lineno))
         body = parser.parse_statements(("name:endshared",), drop_needle=True)
+        if parser.name is None:   # rendered in a context of its template's own (_render): one loaded by name
+            parser.fail("a shared part needs a template loaded by its name", lineno)
         tree = nodes.Template(body, lineno=lineno).set_environment(self.environment)
+        if any(True for _ in tree.find_all(nodes.Block)):   # the body's context holds its template's blocks alone
+            parser.fail("a shared part holds no {% block %}", lineno)
         unknown = find_undeclared_variables(tree) - set(names) - set(self.environment.globals)
         if unknown:
             raise TemplateSyntaxError(f"a shared part reads {', '.join(sorted(unknown))}, which it is not given "
@@ -229,9 +232,11 @@ class SharedExtension(Extension):
                                       lineno, parser.name, parser.filename)
         # the body becomes a block of the template (never output where it stands): compiled
         # with the template's own code, so a bytecode cache holds it too, and rendered by
-        # _render in a context of its own that holds only the named values
-        parser.shared_parts = n = getattr(parser, "shared_parts", 0) + 1
-        name = f"shared_{hashlib.sha256((parser.name or '').encode()).hexdigest()[:12]}_{n}"
+        # _render in a context of its own that holds only the named values; its name is one
+        # the parser gives no other node, prefixed by the template's (blocks of templates that
+        # extend one another share a context)
+        free = parser.free_identifier(lineno).name
+        name = f"shared_{hashlib.sha256(parser.name.encode()).hexdigest()[:12]}_{free}"
         block = nodes.Block(name, body, False, False, lineno=lineno)
         hidden = nodes.If(nodes.Const(False), [block], [], [], lineno=lineno)
         call = self.call_method("_render", [nodes.Const(name), nodes.Dict(pairs, lineno=lineno),
@@ -249,10 +254,9 @@ class SharedExtension(Extension):
                 return held[1]
         key = digest_of(values)
         part = None if key is None else self.environment.shared_parts.get((body, key))
-        if part is None:
-            env = self.environment
-            blocks = {k: v[0] for k, v in context.blocks.items()}
-            part = env.concat(body(new_context(env, context.name, blocks, values, False, env.globals)))
+        if part is None:   # the body in a context of the template's that holds the values alone
+            own = self.environment.get_template(context.name).new_context(values)
+            part = "".join(body(own))
             if key is not None:
                 self.environment.shared_parts.put((body, key), part)
         if memo is not None:

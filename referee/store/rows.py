@@ -67,8 +67,8 @@ def _turn(row) -> dict | None:
 
 
 def _dumps(v: Any) -> str:
-    """A JSON column's text: what ``json.loads`` reads back as the value (orjson where
-    that is sure, ``fastjson``; a state or a result is 100 kB and more)."""
+    """A JSON column's text, which ``fastjson.loads`` reads back as the value (orjson; a state
+    or a result is 100 kB and more)."""
     return fastjson.dumps_sorted(v)
 
 

@@ -4,6 +4,7 @@ staged with them and placed after the commit; every file durable before the flag
 says the turn is archived, on the repair's path too."""
 from __future__ import annotations
 
+import json
 import os
 
 from referee_kit import clock, game, outbox, ref, toy_registered  # noqa: F401  (the authority's fixtures)
@@ -43,7 +44,7 @@ def test_write_turn_makes_the_record_and_reports_durable_before_it_returns(tmp_p
         [f".orders.yaml.{pid}.tmp", f".turn.json.{pid}.tmp", f".ann.en.txt.{pid}.tmp", f".ann.en.html.{pid}.tmp"])
     names = sorted(s[1:] for s in seen if s[0] == "names")
     assert names == [("reports", ["ann.en.html", "ann.en.txt"]), ("t001", ["inbox", "orders.yaml", "reports", "turn.json"])]
-    assert (archive.turn_dir("m1", 1) / "turn.json").read_bytes() == archive_files.fastjson.dumps_indent1(TURN)
+    assert (archive.turn_dir("m1", 1) / "turn.json").read_bytes() == json.dumps(TURN, indent=1, ensure_ascii=False, sort_keys=True).encode()
 
 
 def test_write_turn_refused_by_the_disk_leaves_no_temporary_file_and_no_record(tmp_path, monkeypatch):
@@ -72,7 +73,7 @@ def test_the_staged_record_is_named_only_when_placed_after_the_commit(tmp_path, 
     assert not (turn_dir / "turn.json").exists()
     assert archive_close.place_record(archive, "m1", 1)
     assert (turn_dir / "orders.yaml").read_bytes() == archive_files._yaml(ORDERS)
-    assert (turn_dir / "turn.json").read_bytes() == archive_files.fastjson.dumps_indent1(TURN)
+    assert (turn_dir / "turn.json").read_bytes() == json.dumps(TURN, indent=1, ensure_ascii=False, sort_keys=True).encode()
     assert not archive_close.place_record(archive, "m1", 1)   # nothing staged any more: the caller writes it whole
 
 

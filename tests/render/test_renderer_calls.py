@@ -1,4 +1,4 @@
-"""The renderer's shortcuts in Jinja's runtime mean what Jinja means: ``a.b`` on a dict reads
+"""Templates mean what Jinja means: ``a.b`` on a dict reads
 the item unless b names a dict method, and a call of a macro or builtin method is a plain
 call, while anything that asks for the context still gets it."""
 from __future__ import annotations

@@ -204,3 +204,17 @@ def test_a_value_changed_between_reports_is_digested_again():
     pub["n"] = 2
     with one_report():
         assert t.render(pub=pub) == "2|2"
+
+
+def test_a_part_outside_a_named_template_or_holding_a_block_is_refused_when_it_loads():
+    with pytest.raises(jinja2.TemplateSyntaxError, match="loaded by its name"):
+        env({}).from_string("{% shared x=x %}{{ x }}{% endshared %}")
+    with pytest.raises(jinja2.TemplateSyntaxError, match="no {% block %}"):
+        env({"t": "{% shared x=x %}{% block b %}{{ x }}{% endblock %}{% endshared %}"}).get_template("t")
+
+
+def test_two_parts_of_a_template_and_of_the_template_it_extends_keep_their_own_bodies():
+    e = env({"base": "{% shared x=x %}[{{ x }}]{% endshared %}{% block main %}{% endblock %}",
+             "child": "{% extends 'base' %}{% block main %}{% shared y=y %}<{{ y }}>{% endshared %}"
+                      "{% shared y=y %}({{ y }}){% endshared %}{% endblock %}"})
+    assert e.get_template("child").render(x=1, y=2) == "[1]<2>(2)"
