@@ -38,23 +38,56 @@ def template_root() -> Path:
     return REPO_TEMPLATES
 
 
-def game_template_dirs() -> list[Path]:
-    """The ``templates/`` folders that installed games ship in their own package:
-    a game written as its own distribution puts ``templates/<game>/report.<lang>.txt.j2``
-    beside the module that defines its rules class.  They come after the
-    referee's own folder, so a game can add templates but never replace the
-    referee's mails."""
+def _game_folder(name: str) -> Path | None:
+    """The ``templates/`` folder a game ships in its own package (a game written as its own
+    distribution puts ``templates/<game>/report.<lang>.txt.j2`` beside its rules module), or None.
+    It comes after the referee's own folder: a game can add templates, never replace the referee's mails."""
     from referee.game_api import registry
-    found = []
-    for name in registry.names():
-        try:
-            module = sys.modules.get(type(registry.get(name)).__module__)
-        except Exception:  # a broken game must not stop the others' reports
-            continue
-        folder = Path(getattr(module, "__file__", "") or ".").parent / "templates"
-        if (folder / name).is_dir() and folder not in found:
-            found.append(folder)
-    return found
+    try:
+        module = sys.modules.get(type(registry.get(name)).__module__)
+    except Exception:  # a broken game must not stop the others' reports
+        return None
+    folder = Path(getattr(module, "__file__", "") or ".").parent / "templates"
+    return folder if (folder / name).is_dir() else None
+
+
+class _GameTemplates(jinja2.BaseLoader):
+    """The games' own template folders (``_game_folder``), looked into only when a
+    template is not among the referee's: a game is imported when its first template is
+    asked for, so a command that renders nothing imports no game (issue 34, start-up)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, jinja2.FileSystemLoader | None] = {}
+
+    def _loader(self, game: str) -> jinja2.FileSystemLoader | None:
+        if game not in self._folders:
+            folder = _game_folder(game)
+            self._folders[game] = jinja2.FileSystemLoader(str(folder)) if folder else None
+        return self._folders[game]
+
+    def _games(self, template: str) -> list[str]:
+        from referee.game_api import registry
+        names = registry.names()
+        first = template.split("/", 1)[0]
+        return [first] if first in names else names   # "<game>/..." is that game's; anything else: any game's
+
+    def get_source(self, environment, template):
+        for game in self._games(template):
+            loader = self._loader(game)
+            if loader is not None:
+                try:
+                    return loader.get_source(environment, template)
+                except jinja2.TemplateNotFound:
+                    continue
+        raise jinja2.TemplateNotFound(template)
+
+    def list_templates(self) -> list[str]:
+        from referee.game_api import registry
+        found = set()
+        for game in registry.names():
+            loader = self._loader(game)
+            found.update(loader.list_templates() if loader else ())
+        return sorted(found)
 
 
 _DICT_NAMES = frozenset(dir(dict))
@@ -83,11 +116,12 @@ class Renderer:
         """``code_cache``: where compiled templates are kept between processes (cache.py;
         by default ``REFEREE_TEMPLATE_CACHE`` or Jinja's folder, "off" for nowhere)."""
         self.extra_dirs = tuple(extra_dirs)   # a second renderer (another thread's) is built from the same
-        dirs = [str(d) for d in extra_dirs] + [str(template_root())] + [str(d) for d in game_template_dirs()]
+        dirs = [str(d) for d in extra_dirs] + [str(template_root())]
+        loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(dirs), _GameTemplates()])
         # auto_reload off: the templates ship with the package, and a check of every template's file
         # (a stat for each import and include, ~15 per report) was a twentieth of a close's rendering;
         # cache_size -1: every template kept (the folders hold a fixed set), no LRU bookkeeping
-        common: dict[str, Any] = dict(loader=jinja2.FileSystemLoader(dirs), undefined=jinja2.StrictUndefined,
+        common: dict[str, Any] = dict(loader=loader, undefined=jinja2.StrictUndefined,
                                       auto_reload=False, keep_trailing_newline=True, extensions=[SharedExtension],
                                       cache_size=-1)
         self.text_env = _Environment(autoescape=False, trim_blocks=False,
