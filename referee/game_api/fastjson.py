@@ -9,6 +9,7 @@ as a float.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import orjson
@@ -22,7 +23,19 @@ def dumps_sorted(data: Any) -> str:
     try:
         return orjson.dumps(data, option=_SORTED).decode("utf-8")
     except (TypeError, orjson.JSONEncodeError):
-        return " " + json.dumps(data, sort_keys=True, ensure_ascii=False)
+        return " " + json.dumps(_finite(data), sort_keys=True, ensure_ascii=False)
+
+
+def _finite(data: Any) -> Any:
+    """``data`` with NaN and infinities as None, as orjson writes them (``json`` would write
+    ``NaN``/``Infinity``, which is not JSON)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
 
 
 def loads(text: str | bytes) -> Any:
