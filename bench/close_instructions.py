@@ -40,7 +40,7 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     """One process's part (run under callgrind, by the measured checkout's interpreter)."""
     import close_many as cm  # this checkout's bench, beside this file
 
-    from referee.app import close_pool
+    from referee.turns import worker as close_pool
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.pictures import board as pictures

@@ -31,7 +31,7 @@ TREE = Path(__file__).resolve().parent.parent
 
 
 def one(folder: Path, repeat: int = 1) -> dict:
-    from referee.app import close_pool
+    from referee.turns import worker as close_pool
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.render import renderer as render

@@ -10,7 +10,7 @@ whose deadlines fall together never holds up the answer to a mail; the loop
 then only reads mail and sends.  A thread of its own, on a connection of its
 own to the store (a second ``Referee``: all shared state is in the store),
 decides what is due and reminds; the closes themselves run in ``close_workers``
-worker processes (``referee/app/close_pool.py``; default one per core), so they
+worker processes (``referee/turns/workers.py``; default one per core), which claim the due turns in the store, so they
 neither hold this process's interpreter lock nor its core; once a pass's closes
 are done the workers make its board pictures' PNGs (``close_pictures``), and a
 report sent before its PNG is made renders it here.  ``close_workers=0``:
@@ -54,7 +54,7 @@ class Service:
         self._reopen_source = reopen_source
         self.close_apart = close_apart
         self.close_workers = close_workers   # None: one per core; 0: the closing thread closes itself
-        self._pool = None   # the close workers (referee.app.close_pool.ClosePool), started with the closing thread
+        self._pool = None   # the close workers (referee.turns.workers.ClosePool), started with the closing thread
         self._closer: threading.Thread | None = None
         self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
         self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
@@ -207,17 +207,17 @@ class Service:
         except Exception:
             log.exception("a second connection to the store failed; closing in the mail loop")
             return None
-        mine, theirs = getattr(store, "_db", None), getattr(ref.store, "_db", None)
-        if hasattr(mine, "_lock") and hasattr(theirs, "_lock"):   # SQLite
+        if hasattr(store, "share_writes"):   # SQLite
             # one lock for both connections' write transactions: a waiting writer gets the lock when
             # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
-            mine._lock = theirs._lock
+            store.share_writes(ref.store)
         return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
                        clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings)
 
     def _close_pool(self, closer):
         """The close workers, built like ``closer`` (None where they cannot be: the thread closes)."""
-        from referee.app.close_pool import ClosePool, Recipe
+        from referee.app.referee import Recipe
+        from referee.turns.workers import ClosePool
         recipe = Recipe.of(closer)
         if recipe is None:
             return None
@@ -225,7 +225,7 @@ class Service:
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
-        from referee.app.close_pool import warm_renderer
+        from referee.turns.worker import warm_renderer
         from referee.runtime import gc_policy
         if self._pool is None:   # this thread closes: templates compiled now, not in the first close
             warm_renderer(closer.renderer)

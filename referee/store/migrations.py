@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
-from referee.store.schema import JOIN_TABLES, SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
+from referee.store.schema import CLOSE_TABLES, JOIN_TABLES, SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
 
@@ -56,7 +56,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               ("ALTER TABLE turns ADD COLUMN standings TEXT",)),
     Migration(8, "joins wait for a code mailed to the joiner's address before they hold anything (issue 32)",
               tuple(_statements(JOIN_TABLES))),
-    # the next one: Migration(9, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(9, "a queue of due turns that close workers claim for a while, so that no two try one close and "
+              "a dead worker's claim expires (issues 34 and 38)", tuple(_statements(CLOSE_TABLES))),
+    # the next one: Migration(10, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

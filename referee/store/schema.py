@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 8   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 9   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -259,4 +259,17 @@ CREATE TABLE IF NOT EXISTS join_requests (
 );
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES
+# issue 34/38, the close workers' queue (referee/store/closing.py, referee/turns/workers.py): migration 9
+CLOSE_TABLES = """
+-- issue 34/38: a due turn waits here for a close worker, which claims its row for
+-- itself (owner) until a time (until, UTC ISO 8601): a dead worker's claim expires,
+-- or its parent lets it go at once.  The close's own transaction deletes the row.
+CREATE TABLE IF NOT EXISTS close_queue (
+    match TEXT PRIMARY KEY,
+    turn  INTEGER NOT NULL,
+    owner TEXT,                -- NULL: waiting for a worker
+    until TEXT                 -- the claim's expiry
+);
+"""
+
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + CLOSE_TABLES

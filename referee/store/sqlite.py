@@ -99,8 +99,7 @@ class SqliteBackend:
         self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def end_sessions(self, pids: list[int]) -> None:
-        """A process that died let its file locks go with it (the close workers' shared lock is new
-        with each set of workers, ``close_pool``)."""
+        """A process that died let its file locks go with it."""
 
     def close(self) -> None:
         self._conn.close()
@@ -115,6 +114,12 @@ class SqliteStore(SqlStore):
     @property
     def path(self) -> str:
         return self._db.path
+
+    def share_writes(self, other: SqliteStore) -> None:
+        """Take write transactions under ``other``'s lock (two connections of one process, such as
+        the service's closing thread and its mail loop): a waiting writer is woken when the other
+        lets go, where SQLite's busy handler would poll."""
+        self._db.share_lock(other._db._lock)
 
     @property
     def connection(self) -> sqlite3.Connection:
