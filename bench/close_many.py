@@ -22,8 +22,10 @@ process of its own (so peak memory is that N's alone):
   process by the picture workers, beside the tick and after it; with close
   workers by them, after the closes), CPU of every process; both variants warm
   (templates compiled, workers started) before the clock;
-* then (not timed as part of the close) the outbox sends every report into a
-  Maildir, and the store is measured as it stays;
+* WAIT, what a GM waits for: from the deadline (the tick's start) to the last report
+  accepted by the outbox's sink (a Maildir), pictures included: the tick, every PNG,
+  then ``send_pending`` of every queued mail, CPU of every process beside the wall;
+  ratios to the games' own work wall-to-wall and CPU-to-CPU;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio issue 8 sets its target on (<= 2.5) is of
@@ -34,17 +36,20 @@ process of its own (so peak memory is that N's alone):
   against the same work) is printed beside it: what the close costs the machine's cores.
 
 The matches are built once per N; each variant (``--workers``: 0 closes in
-this process, P > 0 in P close worker processes, ``referee/app/close_pool.py``)
-closes a copy of them, in a child process of its own.  CPU is counted in every
+this process, P > 0 in P close worker processes that claim the due turns, ``referee/turns/workers.py``)
+closes a copy of them, in a child process of its own.
+
+What it leaves out (issue 38 asks for them; not done here): the cron path's start-up (a
+``referee tick`` subprocess: the workers here start and compile their templates before the
+clock, as a running service's have), and a league built by mail with observers (orders go
+straight into the store, no observers): WAIT is a lower bound of a cron tick's.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
-The close workers get the due turns in parts of ``referee.app.close_pool.CHUNK`` turns a worker, as in
-the service (``--chunk N``: N a worker; ``--chunk 1000000``: the whole pass in one part).  Every
-variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
+Every variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--chunk N]
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--smoke]
 """
 from __future__ import annotations
 
@@ -62,8 +67,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee.app.close_pool import default_workers  # noqa: E402
-from referee.app.referee import Referee  # noqa: E402
+from referee.app.referee import Recipe, Referee  # noqa: E402
 from referee.authority.base import Settings  # noqa: E402
 from referee.game_api import contract, registry  # noqa: E402
 from referee.game_api.contract import GM, Rng, derive_seed  # noqa: E402
@@ -72,6 +76,8 @@ from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.pictures import board as pictures  # noqa: E402
 from referee.runtime import gc_policy  # noqa: E402
 from referee.store import open_store  # noqa: E402
+from referee.turns import worker as close_worker  # noqa: E402
+from referee.turns.workers import ClosePool, default_workers  # noqa: E402
 
 # the readers' views as the close asks them; a checkout from before contract.views_of (measured against,
 # bench/close_instructions.py --against) asked view once a reader
@@ -256,9 +262,6 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
         chunk: int = 0, keep_in: str | None = None) -> dict:
-    from referee.app import close_pool
-    from referee.app.close_pool import ClosePool, Recipe
-
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
     # on a machine shared with others' work a niced close only gets what they leave), every picture kept
     # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
@@ -266,8 +269,6 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if nice:
         os.nice(nice)
     pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
-    if chunk:
-        close_pool.CHUNK = chunk
 
     with run_folder(keep_in) as tmp:
         root = Path(tmp)
@@ -285,7 +286,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         if pool is not None:
             pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
         else:
-            close_pool.warm_renderer(ref.renderer)
+            close_worker.warm_renderer(ref.renderer)
             pictures.warm()
         gc_policy.settle()   # as the service's closing thread does once warm
         # the games' own work is timed just before the tick and again just after it, on the same inputs:
@@ -305,7 +306,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         idle = cores_idle()
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
-        while report.more:   # the pool hands out a part a call
+        while report.more:   # a worker died: the rest at once
             more = ref.tick(pool=pool)
             report.closed += more.closed
             report.failed += more.failed
@@ -322,7 +323,13 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         close_workers_cpu = cpu_of(pids) - workers_before
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
-        drawn_later = pool.drawings.pending() if pool is not None else 0
+        drawn_later = 0
+        queued = len(ref.store.outbox())
+        # what a GM waits for: every report accepted by the outbox's sink (a Maildir), right after
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
+        wait_s, wait_cpu = time.perf_counter() - t, time.process_time() - c
+        wait_workers_cpu = cpu_of(pids) - workers_before + cpu_of(drawers) - drawers_before
+        send_s, send_cpu = wait_s - ready_s, wait_cpu - ready_cpu
         games_after = games_own_work(inputs)   # the same inputs again, the pictures made: as quiet as before
         games_s = (games_before + games_after) / 2
         apart_s = (apart_before + games_own_work(inputs, together=False)) / 2
@@ -335,10 +342,6 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         # the close workers' whole lives (start-up included), now that they are gone
         pool_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
                        for f in ("ru_utime", "ru_stime")) - children_before
-        queued = len(ref.store.outbox())
-        t, c = time.perf_counter(), time.process_time()   # not part of the close: the outbox sends later
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
-        send_s, send_cpu = time.perf_counter() - t, time.process_time() - c
         before_pictures = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
         pictures.shutdown()   # the picture workers' CPU counts once they are gone
         pictures_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
@@ -350,7 +353,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         outbox_rows = ref.store._db.execute("SELECT COUNT(*), COUNT(DISTINCT dedupe) FROM outbox").fetchone()
         return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
-                "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
+                "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
                 "tick_idle": tick_idle,
@@ -399,6 +402,10 @@ def show(r: dict, base: dict) -> None:
     print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
           f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
           f"{r['drawers_cpu']:.2f})", flush=True)
+    if r["sent"]:
+        print(f"  WAIT  (deadline to the last report accepted by the sink, pictures included): {r['wait_s']:7.2f} s "
+              f"wall, {r['wait_cpu']:7.2f} s CPU all processes; WAIT/games {r['wait_s'] / g:.2f} wall-to-wall (the games' "
+              f"work runs on one core: its CPU is its wall), {r['wait_cpu'] / g:.2f} CPU-to-CPU", flush=True)
     print(f"  games' own work (resolve + views + order form as the close asks, warm and settled, this run) "
           f"{g:.2f} s CPU (the mean of "
           f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
@@ -430,15 +437,17 @@ def main() -> None:
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
     p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
-                   "referee.app.close_pool.NICE)")
-    p.add_argument("--chunk", type=int, default=0, help="due turns a part hands each close worker "
-                   "(default referee.app.close_pool.CHUNK; N: the whole pass in one part)")
+                   "referee.turns.workers.NICE)")
+    p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
+    p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
     p.add_argument("--folder", help=argparse.SUPPRESS)
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
+    if a.smoke:
+        a.n, a.turns, a.repeat, a.workers = [3], 1, 1, [1]
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
@@ -462,6 +471,9 @@ def main() -> None:
                 r = runs[(len(runs) - 1) // 2]
                 first.setdefault(n, r)
                 show(r, first[n])
+                if r["closed"] != n or r["failed"] or (not a.skip_send and r["sent"] < r["queued"]):
+                    raise SystemExit(f"broken: {r['closed']}/{n} closed, {r['failed']} failed, "
+                                     f"{r['sent']}/{r['queued']} sent")
                 if len(runs) > 1:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
