@@ -45,7 +45,7 @@ from datetime import timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parent.parent / "tests"))
+sys.path.insert(0, str(HERE.parent.parent / "tests" / "kits"))   # mailservers, pg (the tests' kits)
 sys.path.insert(0, str(HERE.parent))
 
 KEY = re.compile(rb"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
