@@ -49,7 +49,7 @@ def separate_smtp_front(servers) -> Iterator[FrontProcess]:
 
 
 def main() -> None:
-    sys.path.insert(0, str(HERE.parent.parent / "tests"))
+    sys.path.insert(0, str(HERE.parent.parent / "tests" / "kits"))
     from mailservers import SmtpFront
 
     front = SmtpFront(int(sys.argv[1]), set(sys.argv[2:]))

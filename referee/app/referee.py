@@ -33,9 +33,10 @@ from referee.turns.outage import Outages
 class Referee:
     def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
                  clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
-                 intake=None, close_worker: bool = False) -> None:
+                 intake=None, close_worker: bool = False, before_each_close: Callable[[], None] | None = None) -> None:
         """``close_worker``: a close worker process's (``Recipe``): the parent asked the close guard and
-        took the snapshot before queueing its closes, and the worker draws its closes' pictures itself."""
+        took the snapshot before queueing its closes, and the worker draws its closes' pictures itself.
+        ``before_each_close``: called before each close (the service's closing thread lets mail go first)."""
         self.store = store
         self.archive = Archive(Path(archive_root))
         self.renderer = renderer or Renderer()
@@ -54,7 +55,8 @@ class Referee:
         # hardening (issue 13, ops): the close guard, a snapshot before closing (asked by every close, ``allow``)
         self.close_guard = CloseGuard(store, renderer, self.lookups, self.mail_queue, now)
         self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now,
-                               allow=None if close_worker else self._before_close, pictures_later=close_worker)
+                               allow=None if close_worker else self._before_close, pictures_later=close_worker,
+                               wait=before_each_close)
         self.replies = Replies(store, renderer, self.lookups, self.mail_queue, reader, settings, now)
         self.orders = Orders(store, renderer, self.lookups, self.replies, reader, now)
         self.talk = Talk(store, archive, renderer, self.lookups, self.mail_queue, self.replies, reader, settings, now)

@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
-from referee.store.schema import CLOSE_TABLES, JOIN_TABLES, SCHEMA, SCHEMA_VERSION, SEAT_TABLES, SENDER_TABLES, TALK_TABLES
+from referee.store.schema import (
+    CLOSE_TABLES,
+    JOIN_TABLES,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SEAT_TABLES,
+    SENDER_TABLES,
+    TALK_TABLES,
+)
 
 Step = str | Callable[..., None]   # portable SQL, or a function of the store for what SQL alone cannot say
 

@@ -58,11 +58,12 @@ class Closing:
     turns needs nothing else."""
 
     def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now, allow=None,
-                 pictures_later: bool = False) -> None:
+                 pictures_later: bool = False, wait=None) -> None:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
         # (match_id, forced) -> False holds the close: the close guard and the snapshot before it (Referee)
         self.allow = allow
+        self.wait = wait   # () -> None, before each close: the service's closing thread lets mail go first
         # a close worker's closes note their pictures' SVGs here (drawn once its closes are done), not render them
         self.drawn: list[str] | None = [] if pictures_later else None
         self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
@@ -171,6 +172,8 @@ class Closing:
 
     def _close(self, match_id: str, number: int | None, forced: bool, owner: str | None) -> tuple[int | None, int | None]:
         """(the turn closed or None, the turn another worker closed under a forced close or None)."""
+        if self.wait is not None:
+            self.wait()
         if not self.allowed(match_id, forced):
             return None, None
         held = self.store.in_transaction()   # a GM's force by mail: under the mail's transaction

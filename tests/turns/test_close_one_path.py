@@ -7,11 +7,10 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-from referee_kit import Clock, make_referee, toy_league
+from referee_kit import Clock, clock, game, make_referee, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.archive import record as archive_files
 from referee.turns.closing import Closing
-from referee_kit import clock, game, outbox, ref, toy_registered  # noqa: F401  (the authority's fixtures)
 
 
 def hidden(ref, match_id: str) -> list[str]:
@@ -63,7 +62,7 @@ def test_a_close_another_worker_made_meanwhile_is_not_made_twice(tmp_path):
     other = make_referee(tmp_path, clock)   # a second connection to the same store and archive
     try:
         real = ref.closing.compute.plan
-        ref.closing.compute.plan = lambda m, n: (plan := real(m, n), other.closing.close_turn("toy0", 1))[0]
+        ref.closing.compute.plan = lambda m, n: (real(m, n), other.closing.close_turn("toy0", 1))[0]
         assert ref.closing.close_turn("toy0", 1) is None   # gone: the other's close stands
         assert [(t["number"], t["status"]) for t in ref.store.turns("toy0")] == [(1, "resolved"), (2, "open")]
         rows = [r["dedupe"] for r in ref.store.outbox("toy0") if r["dedupe"].startswith("report:")]
