@@ -62,9 +62,6 @@ def stored_time(t: datetime) -> str | None:
 # -- the close workers' queue (issues 34, 38): due turns, each claimed by one worker at a time -----
 LEASE = 60.0   # seconds a claim holds; a close takes milliseconds: a claim this old is a dead or stuck worker's
 _QUEUE = "INSERT INTO close_queue (match, turn) VALUES "
-# a row for another turn of the match is replaced; a row for this turn stays as it is (claimed or waiting)
-_REQUEUE = (" ON CONFLICT (match) DO UPDATE SET turn=excluded.turn, owner=NULL, until=NULL"
-            " WHERE close_queue.turn <> excluded.turn")
 
 
 def worker_name() -> str:
@@ -79,9 +76,18 @@ def _gone(owner: str) -> bool:
 
 
 def queue_due(store, turns: list[tuple[str, int]]) -> None:
-    """Note ``turns`` (match, number) due for the close workers, in one transaction."""
+    """Note ``turns`` (match, number) due for the close workers, in one transaction.  A row for this
+    turn stays as it is (waiting, or claimed); one for another turn of the match is replaced.  Rows
+    are read first and only new ones inserted, and a row to replace is passed over while another
+    worker's transaction holds it (a close committing): neither waits on a worker that stopped
+    in the middle of its close (PostgreSQL would wait on that row's lock)."""
     with store.transaction():
-        insert_rows(store, _QUEUE, turns, 400, _REQUEUE)
+        queued = {r["match"]: r["turn"] for r in store._all("SELECT match, turn FROM close_queue")}
+        insert_rows(store, _QUEUE, [t for t in turns if t[0] not in queued], 400, " ON CONFLICT DO NOTHING")
+        for match_id, number in turns:
+            if queued.get(match_id, number) != number and store._one(
+                    "SELECT match FROM close_queue WHERE match=?" + store._db.skip_locked, (match_id,)):
+                store._exec("UPDATE close_queue SET turn=?, owner=NULL, until=NULL WHERE match=?", (number, match_id))
 
 
 def claim_due(store, owner: str, limit: int, lease: float = LEASE) -> list[tuple[str, int]]:

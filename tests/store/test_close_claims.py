@@ -92,3 +92,26 @@ def test_freeing_a_dead_workers_claims_gives_them_to_the_next_worker(two):
     assert len(close_rows.claim_due(a, "elsewhere:1", 3)) == 3
     close_rows.free_claims(b, ["elsewhere:1"])
     assert close_rows.claim_due(b, "elsewhere:2", 5) == TURNS[:3]
+
+
+def test_queueing_due_turns_does_not_wait_on_a_worker_stopped_in_the_middle_of_its_commit(postgres):
+    """PostgreSQL (SQLite's open write transaction holds the whole file): a close worker stopped
+    inside its commit holds its queue row; another service's tick still queues its due turns."""
+    url = postgres.new_schema()
+    a, b = open_store(url), open_store(url)
+    try:
+        close_rows.queue_due(a, TURNS[:2])
+        assert close_rows.claim_due(a, "elsewhere:1", 1) == [TURNS[0]]
+        queued = threading.Event()
+        with a.transaction():   # the close's transaction, its claim ended, not committed (the worker stopped)
+            assert close_rows.end_claim(a, TURNS[0][0], "elsewhere:1")
+            tick = threading.Thread(target=lambda: (close_rows.queue_due(b, TURNS[:3] + [(TURNS[1][0], 2)]),
+                                                    queued.set()))
+            tick.start()
+            assert queued.wait(10)   # not waiting for the stopped worker
+            tick.join()
+        assert sorted(r["match"] for r in close_rows.queued(a)) == [TURNS[1][0], TURNS[2][0]]
+        assert [r["turn"] for r in close_rows.queued(a) if r["match"] == TURNS[1][0]] == [2]
+    finally:
+        a.close()
+        b.close()
