@@ -39,10 +39,15 @@ The matches are built once per N; each variant (``--workers``: 0 closes in
 this process, P > 0 in P close worker processes that claim the due turns, ``referee/turns/workers.py``)
 closes a copy of them, in a child process of its own.
 
-What it leaves out (issue 38 asks for them; not done here): the cron path's start-up (a
-``referee tick`` subprocess: the workers here start and compile their templates before the
-clock, as a running service's have), and a league built by mail with observers (orders go
-straight into the store, no observers): WAIT is a lower bound of a cron tick's.  CPU is counted in every
+``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
+(imports, store, templates: start-up included) to its end (every due turn closed, every PNG
+made, every queued mail accepted by the Maildir sink), CPU of it and its children; as shipped,
+``referee tick`` closes in its own process (``Service.tick`` starts no close workers), with
+``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
+
+What it leaves out (issue 38 asks for it; not done here): a league built by mail with
+observers (orders go straight into the store, as an accepted mail stores them; no observers,
+so no observer reports): WAIT is a lower bound of a league's with observers.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
@@ -367,6 +372,60 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "archive_close_per_match": (arch_after - arch_before) / n}
 
 
+CRON_YAML = ("address: referee@league.test\nstore: referee.sqlite\narchive: turns\n"
+             "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: out\nbackups:\n  before_close: false\n")
+
+
+def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
+    """The cron path: ``referee tick`` as a process of its own (start-up, imports, templates, the closes,
+    every PNG, every mail accepted by the sink), timed from its start to its end; the same games' own work."""
+    with run_folder(keep_in) as tmp:
+        root = Path(tmp)
+        shutil.copytree(source, root, dirs_exist_ok=True)
+        os.sync()
+        (root / "referee.yaml").write_text(CRON_YAML)
+        (root / "mail" / "in").mkdir(parents=True, exist_ok=True)
+        saved = json.loads((root / "clock.json").read_text())
+        clock = Clock()
+        clock.now = datetime.fromisoformat(saved["now"])
+        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
+                      settings=Settings(address="referee@league.test"))
+        inputs = games_inputs(ref, n)
+        gc_policy.settle()
+        games_before = games_own_work(inputs)
+        open_turns = {f"m{i:04d}": ref.store.current_turn(f"m{i:04d}")["number"] for i in range(n)}
+        ref.store.close()
+        load = os.getloadavg()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "referee.app.cli", "--config", str(root / "referee.yaml"), "tick"],
+                              cwd=root, capture_output=True, text=True)
+        wait_s = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode:
+            raise SystemExit(f"referee tick failed: {done.stderr[-2000:]}")
+        wait_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        games_s = (games_before + games_own_work(inputs)) / 2
+        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
+                      settings=Settings(address="referee@league.test"))
+        closed = sum(1 for m, number in open_turns.items() if ref.store.turn(m, number)["status"] == "resolved")
+        queued = len(ref.store.outbox())
+        sent = len([e for e in ref.store.outbox() if e["status"] == "sent"])
+        ref.store.close()
+        return {"n": n, "workers": "cron", "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
+                "wait_cpu": wait_cpu, "games_s": games_s, "load": load, "said": done.stdout.strip()[-200:]}
+
+
+def show_cron(r: dict) -> None:
+    load = " ".join(f"{x:.2f}" for x in r["load"])
+    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, closes in process, pictures, sending); "
+          f"load average at the start {load}", flush=True)
+    print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
+          f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
+          f"ms/match; WAIT/games {r['wait_s'] / r['games_s']:.2f} wall-to-wall, {r['wait_cpu'] / r['games_s']:.2f} "
+          f"CPU-to-CPU (games' own work {r['games_s']:.2f} s); sent {r['sent']} of {r['queued']} queued", flush=True)
+
+
 def child(*args: str) -> dict:
     cmd = [sys.executable, __file__, *args]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=dict(os.environ)).stdout
@@ -440,6 +499,7 @@ def main() -> None:
                    "referee.turns.workers.NICE)")
     p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
     p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
+    p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -447,10 +507,13 @@ def main() -> None:
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
     if a.smoke:
-        a.n, a.turns, a.repeat, a.workers = [3], 1, 1, [1]
+        a.n, a.turns, a.repeat, a.workers, a.cron = [3], 1, 1, [1], True
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
+        return
+    if a.one and a.cron:
+        print(json.dumps(one_cron(a.one, Path(a.folder), a.work)))
         return
     if a.one:
         print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work)))
@@ -478,6 +541,16 @@ def main() -> None:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
                           f"{', '.join(f'{cpu_ratio(x):.2f}' for x in runs)}", flush=True)
+            if a.cron:
+                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"]
+                runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=lambda x: x["wait_s"])
+                r = runs[(len(runs) - 1) // 2]
+                show_cron(r)
+                if len(runs) > 1:
+                    waits = ", ".join(f"{x['wait_s']:.2f}" for x in runs)
+                    print(f"  {len(runs)} runs, WAIT: {waits} s", flush=True)
+                if r["closed"] != n or r["sent"] < r["queued"]:
+                    raise SystemExit(f"broken (cron): {r['closed']}/{n} closed, {r['sent']}/{r['queued']} sent")
     if len(first) > 1:
         ns = sorted(first)
         a0, a1 = first[ns[0]], first[ns[-1]]
