@@ -279,11 +279,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
         os.sync()   # the copy written out: its writeback is the bench's, not the tick's
-        saved = json.loads((root / "clock.json").read_text())
-        clock = Clock()
-        clock.now = datetime.fromisoformat(saved["now"])
-        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                      settings=Settings(address="referee@league.test"))
+        ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
@@ -372,6 +368,15 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "archive_close_per_match": (arch_after - arch_before) / n}
 
 
+def opened(root: Path) -> tuple[Referee, Clock, dict]:
+    """The copy's referee, its clock where the build left it, and what the build saved."""
+    saved = json.loads((root / "clock.json").read_text())
+    clock = Clock()
+    clock.now = datetime.fromisoformat(saved["now"])
+    return Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
+                   settings=Settings(address="referee@league.test")), clock, saved
+
+
 CRON_YAML = ("address: referee@league.test\nstore: referee.sqlite\narchive: turns\n"
              "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: out\nbackups:\n  before_close: false\n")
 
@@ -385,11 +390,7 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
         os.sync()
         (root / "referee.yaml").write_text(CRON_YAML)
         (root / "mail" / "in").mkdir(parents=True, exist_ok=True)
-        saved = json.loads((root / "clock.json").read_text())
-        clock = Clock()
-        clock.now = datetime.fromisoformat(saved["now"])
-        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                      settings=Settings(address="referee@league.test"))
+        ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
         gc_policy.settle()
         games_before = games_own_work(inputs)
@@ -406,8 +407,7 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
             raise SystemExit(f"referee tick failed: {done.stderr[-2000:]}")
         wait_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         games_s = (games_before + games_own_work(inputs)) / 2
-        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                      settings=Settings(address="referee@league.test"))
+        ref, _, _ = opened(root)
         closed = sum(1 for m, number in open_turns.items() if ref.store.turn(m, number)["status"] == "resolved")
         queued = len(ref.store.outbox())
         sent = len([e for e in ref.store.outbox() if e["status"] == "sent"])

@@ -23,7 +23,6 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,36 +65,14 @@ def build(location, archive: Path, n: int) -> None:
 
 
 def fsync_on_server():
-    """The kit's throwaway server, started again with fsync, synchronous_commit and full_page_writes ON."""
+    """The kit's throwaway server with fsync, synchronous_commit and full_page_writes ON (shown back)."""
     import psycopg
-    from pg import _WATCHDOG, PG_BIN, PgServer
+    from pg import PgServer
 
-    class Durable(PgServer):
-        def start(self) -> None:   # the kit's start, its durability switched back on
-            log = open(self.root / "server.log", "ab")
-            self.proc = subprocess.Popen(
-                [str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),
-                 "-c", "listen_addresses=127.0.0.1", "-c", "fsync=on", "-c", "synchronous_commit=on",
-                 "-c", "full_page_writes=on", "-c", "max_connections=100", "-c", "shared_buffers=64MB"],
-                preexec_fn=self._preexec(), stdout=log, stderr=log, cwd=self.root, start_new_session=True)
-            log.close()
-            subprocess.Popen([sys.executable, "-c", _WATCHDOG, str(os.getpid()), str(self.proc.pid)],
-                             start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-            end = time.monotonic() + 60
-            while True:
-                try:
-                    psycopg.connect(self.url("postgres"), connect_timeout=2).close()
-                    return
-                except psycopg.OperationalError:
-                    if self.proc.poll() is not None or time.monotonic() > end:
-                        raise RuntimeError("PostgreSQL did not start") from None
-                    time.sleep(0.1)
-
-    server = Durable()
+    server = PgServer(durable=True)
     with psycopg.connect(server.url("postgres"), autocommit=True) as conn:
         shown = {k: conn.execute(f"SHOW {k}").fetchone()[0] for k in ("fsync", "synchronous_commit")}
-    return server, shown, PG_BIN
+    return server, shown
 
 
 def copied(store0: Path, archive0: Path, folder: Path, backend: str, server):
@@ -168,7 +145,7 @@ def main() -> None:
     backends = a.backends.split(",")
     server = None
     if "postgresql" in backends:
-        server, shown, _ = fsync_on_server()
+        server, shown = fsync_on_server()
         print(f"PostgreSQL: {shown}", flush=True)
         if shown["fsync"] != "on":
             raise SystemExit("PostgreSQL runs without fsync")
