@@ -40,7 +40,7 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     """One process's part (run under callgrind, by the measured checkout's interpreter)."""
     import close_many as cm  # this checkout's bench, beside this file
 
-    from referee.turns import worker as close_pool
+    from referee.turns import worker as close_worker
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.pictures import board as pictures
@@ -55,7 +55,7 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                   settings=Settings(address="referee@league.test"))
     work_of = cm.games_inputs(ref, len(list((root / "turns").iterdir())))
-    close_pool.warm_renderer(ref.renderer)
+    close_worker.warm_renderer(ref.renderer)
     gc_policy.settle()
     if mode == "tick":
         closed = ref.tick().closed
