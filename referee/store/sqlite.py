@@ -119,7 +119,14 @@ class SqliteStore(SqlStore):
         """Take write transactions under ``other``'s lock (two connections of one process, such as
         the service's closing thread and its mail loop): a waiting writer is woken when the other
         lets go, where SQLite's busy handler would poll."""
-        self._db.share_lock(other._db._lock)
+        self.writes_under(other._db._lock)
+
+    def writes_under(self, lock) -> None:
+        """Take write transactions under ``lock`` (re-entrant, a context manager: a
+        ``multiprocessing`` RLock the close worker processes share): a waiting worker is woken as
+        soon as another lets go, where SQLite's busy handler sleeps longer each time it finds the
+        file taken (back-to-back closes of one worker starved the other)."""
+        self._db.share_lock(lock)
 
     @property
     def connection(self) -> sqlite3.Connection:

@@ -50,7 +50,7 @@ def warm_renderer(renderer) -> None:
         log.exception("compiling the templates ahead failed")
 
 
-def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping) -> None:
+def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping, writes=None) -> None:
     """A worker's life: built, warmed, then a pass each time the parent says ``("pass", at)``."""
     die_with_parent(parent, lifeline)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the workers
@@ -58,6 +58,8 @@ def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping) ->
         os.nice(nice)
     clock = WorkerClock()
     ref = build(clock)
+    if writes is not None and hasattr(ref.store, "writes_under"):   # SQLite: the workers queue for its one writer
+        ref.store.writes_under(writes)
     warm_renderer(ref.renderer)
     pictures.prime()   # the pass's PNGs are made here: fonts read and libvips loaded before the first
     profile = _profile_if_asked()

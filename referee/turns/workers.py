@@ -113,13 +113,17 @@ class ClosePool:
         self._spawner = self._spawner or Spawner("referee-close-spawner")
         self._inbox = queue.SimpleQueue()
         self._drawing = set()
-        self._set = self._spawner.run(lambda: [self._spawn() for _ in range(self.workers)])
+        # SQLite's one writer: the set's workers queue for it on a lock of theirs, woken at once (a new one
+        # with every set: a worker killed holding it never lets it go); PostgreSQL's workers leave it be
+        writes = self._context.RLock()
+        self._set = self._spawner.run(lambda: [self._spawn(writes) for _ in range(self.workers)])
 
-    def _spawn(self) -> _Worker:
+    def _spawn(self, writes) -> _Worker:
         mine, theirs = self._context.Pipe()
         process = self._context.Process(
             target=worker.main, name="referee-close-worker", daemon=True,
-            args=(self.build, theirs, os.getpid(), self._lifeline, self.nice, self.mail_first, self._stopping))
+            args=(self.build, theirs, os.getpid(), self._lifeline, self.nice, self.mail_first, self._stopping,
+                  writes))
         process.start()
         theirs.close()
         return _Worker(process, mine, self._inbox)
