@@ -30,6 +30,8 @@ def load_base(checkout: str):
     path = Path(checkout) / "referee" / "archive_close.py"
     if not path.exists():
         path = Path(checkout) / "referee" / "archive.py"
+    if not path.exists():   # the package layout (issue 34): referee/archive/staging.py
+        path = Path(checkout) / "referee" / "archive" / "staging.py"
     spec = importlib.util.spec_from_file_location("base_archive", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules["base_archive"] = module   # dataclasses look their module up
@@ -72,12 +74,17 @@ def close_all(module, root: Path, closes: list[dict[str, str]], turn_folder_exis
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--base", required=True, help="a checkout whose referee/archive/record.py is compared")
+    ap.add_argument("--base", help="a checkout whose referee/archive/record.py is compared (required but with --smoke)")
     ap.add_argument("--closes", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--readers", type=int, default=7)
     ap.add_argument("--fresh-turn-folder", action="store_true", help="the turn's folder made by the close")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run against this checkout itself")
     args = ap.parse_args()
+    if args.smoke:
+        args.base, args.closes, args.rounds = args.base or str(Path(__file__).resolve().parent.parent), 5, 1
+    elif not args.base:
+        ap.error("--base is required")
     base = load_base(args.base)
     rng = random.Random(8)
     closes = [reports(args.readers, rng) for _ in range(args.closes)]

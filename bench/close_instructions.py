@@ -40,7 +40,7 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     """One process's part (run under callgrind, by the measured checkout's interpreter)."""
     import close_many as cm  # this checkout's bench, beside this file
 
-    from referee.app import close_pool
+    from referee.turns import worker as close_worker
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.pictures import board as pictures
@@ -55,7 +55,7 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                   settings=Settings(address="referee@league.test"))
     work_of = cm.games_inputs(ref, len(list((root / "turns").iterdir())))
-    close_pool.warm_renderer(ref.renderer)
+    close_worker.warm_renderer(ref.renderer)
     gc_policy.settle()
     if mode == "tick":
         closed = ref.tick().closed
@@ -86,9 +86,20 @@ def main() -> None:
     p.add_argument("--count", choices=MODES, help=argparse.SUPPRESS)   # the counted child
     p.add_argument("--folder", help=argparse.SUPPRESS)
     p.add_argument("--work", help=argparse.SUPPRESS)
+    p.add_argument("--smoke", action="store_true", help="a tiny run of every mode, not counted (no valgrind needed)")
     a = p.parse_args()
     if a.count:
         counted(a.count, Path(a.folder), Path(a.work))
+        return
+    if a.smoke:   # every counted mode runs, uncounted, on 2 matches: fails (non-zero) if the bench is broken
+        with tempfile.TemporaryDirectory() as work:
+            folder = Path(work) / "built"
+            subprocess.run([sys.executable, str(ROOT / "bench" / "close_many.py"), "--build", "2", "--turns", "1",
+                            "--folder", str(folder)], check=True, capture_output=True)
+            for mode in MODES:
+                subprocess.run([sys.executable, __file__, "--count", mode, "--folder", str(folder), "--work", work],
+                               check=True)
+        print("smoke: every mode ran")
         return
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")

@@ -45,7 +45,7 @@ from datetime import timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-sys.path.insert(0, str(HERE.parent.parent / "tests"))
+sys.path.insert(0, str(HERE.parent.parent / "tests" / "kits"))   # mailservers, pg (the tests' kits)
 sys.path.insert(0, str(HERE.parent))
 
 KEY = re.compile(rb"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
@@ -258,7 +258,10 @@ def main() -> None:
                         "P = P close worker processes (after)")
     p.add_argument("--in-loop", action="store_true", help="also a variant closing in the mail loop's slices")
     p.add_argument("--probe", help=argparse.SUPPRESS)
+    p.add_argument("--smoke", action="store_true", help="a tiny run that fails if the bench is broken")
     a = p.parse_args()
+    if a.smoke:
+        a.n, a.turns, a.quiet, a.workers, a.every = 3, 1, 1, [1], 0.2
     if a.probe:
         probe(json.loads(a.probe))
         return

@@ -22,8 +22,10 @@ process of its own (so peak memory is that N's alone):
   process by the picture workers, beside the tick and after it; with close
   workers by them, after the closes), CPU of every process; both variants warm
   (templates compiled, workers started) before the clock;
-* then (not timed as part of the close) the outbox sends every report into a
-  Maildir, and the store is measured as it stays;
+* WAIT, what a GM waits for: from the deadline (the tick's start) to the last report
+  accepted by the outbox's sink (a Maildir), pictures included: the tick, every PNG,
+  then ``send_pending`` of every queued mail, CPU of every process beside the wall;
+  ratios to the games' own work wall-to-wall and CPU-to-CPU;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio issue 8 sets its target on (<= 2.5) is of
@@ -34,17 +36,25 @@ process of its own (so peak memory is that N's alone):
   against the same work) is printed beside it: what the close costs the machine's cores.
 
 The matches are built once per N; each variant (``--workers``: 0 closes in
-this process, P > 0 in P close worker processes, ``referee/app/close_pool.py``)
-closes a copy of them, in a child process of its own.  CPU is counted in every
+this process, P > 0 in P close worker processes that claim the due turns, ``referee/turns/workers.py``)
+closes a copy of them, in a child process of its own.
+
+``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
+(imports, store, templates: start-up included) to its end (every due turn closed, every PNG
+made, every queued mail accepted by the Maildir sink), CPU of it and its children; as shipped,
+``referee tick`` closes in its own process (``Service.tick`` starts no close workers), with
+``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
+
+What it leaves out (issue 38 asks for it; not done here): a league built by mail with
+observers (orders go straight into the store, as an accepted mail stores them; no observers,
+so no observer reports): WAIT is a lower bound of a league's with observers.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
-The close workers get the due turns in parts of ``referee.app.close_pool.CHUNK`` turns a worker, as in
-the service (``--chunk N``: N a worker; ``--chunk 1000000``: the whole pass in one part).  Every
-variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
+Every variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--chunk N]
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--smoke]
 """
 from __future__ import annotations
 
@@ -62,8 +72,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee.app.close_pool import default_workers  # noqa: E402
-from referee.app.referee import Referee  # noqa: E402
+from referee.app.referee import Recipe, Referee  # noqa: E402
 from referee.authority.base import Settings  # noqa: E402
 from referee.game_api import contract, registry  # noqa: E402
 from referee.game_api.contract import GM, Rng, derive_seed  # noqa: E402
@@ -72,6 +81,8 @@ from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.pictures import board as pictures  # noqa: E402
 from referee.runtime import gc_policy  # noqa: E402
 from referee.store import open_store  # noqa: E402
+from referee.turns import worker as close_worker  # noqa: E402
+from referee.turns.workers import ClosePool, default_workers  # noqa: E402
 
 # the readers' views as the close asks them; a checkout from before contract.views_of (measured against,
 # bench/close_instructions.py --against) asked view once a reader
@@ -256,9 +267,6 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
         chunk: int = 0, keep_in: str | None = None) -> dict:
-    from referee.app import close_pool
-    from referee.app.close_pool import ClosePool, Recipe
-
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
     # on a machine shared with others' work a niced close only gets what they leave), every picture kept
     # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
@@ -266,26 +274,21 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
     if nice:
         os.nice(nice)
     pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
-    if chunk:
-        close_pool.CHUNK = chunk
 
     with run_folder(keep_in) as tmp:
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
         os.sync()   # the copy written out: its writeback is the bench's, not the tick's
-        saved = json.loads((root / "clock.json").read_text())
-        clock = Clock()
-        clock.now = datetime.fromisoformat(saved["now"])
-        ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                      settings=Settings(address="referee@league.test"))
+        ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
+        due = due_of(ref)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
         pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
         if pool is not None:
             pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
         else:
-            close_pool.warm_renderer(ref.renderer)
+            close_worker.warm_renderer(ref.renderer)
             pictures.warm()
         gc_policy.settle()   # as the service's closing thread does once warm
         # the games' own work is timed just before the tick and again just after it, on the same inputs:
@@ -305,7 +308,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         idle = cores_idle()
         t, c = time.perf_counter(), time.process_time()
         report = ref.tick(pool=pool)
-        while report.more:   # the pool hands out a part a call
+        while report.more:   # a worker died: the rest at once
             more = ref.tick(pool=pool)
             report.closed += more.closed
             report.failed += more.failed
@@ -322,7 +325,13 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         close_workers_cpu = cpu_of(pids) - workers_before
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
-        drawn_later = pool.drawings.pending() if pool is not None else 0
+        drawn_later = 0
+        queued = len(ref.store.outbox())
+        # what a GM waits for: every report accepted by the outbox's sink (a Maildir), right after
+        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
+        wait_s, wait_cpu = time.perf_counter() - t, time.process_time() - c
+        wait_workers_cpu = cpu_of(pids) - workers_before + cpu_of(drawers) - drawers_before
+        send_s, send_cpu = wait_s - ready_s, wait_cpu - ready_cpu
         games_after = games_own_work(inputs)   # the same inputs again, the pictures made: as quiet as before
         games_s = (games_before + games_after) / 2
         apart_s = (apart_before + games_own_work(inputs, together=False)) / 2
@@ -335,10 +344,6 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         # the close workers' whole lives (start-up included), now that they are gone
         pool_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
                        for f in ("ru_utime", "ru_stime")) - children_before
-        queued = len(ref.store.outbox())
-        t, c = time.perf_counter(), time.process_time()   # not part of the close: the outbox sends later
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
-        send_s, send_cpu = time.perf_counter() - t, time.process_time() - c
         before_pictures = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
         pictures.shutdown()   # the picture workers' CPU counts once they are gone
         pictures_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f)
@@ -348,9 +353,9 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
         outbox_rows = ref.store._db.execute("SELECT COUNT(*), COUNT(DISTINCT dedupe) FROM outbox").fetchone()
-        return {"n": n, "workers": workers, "closed": len(report.closed), "failed": len(report.failed),
+        return {"n": n, "workers": workers, "due": due, "closed": len(report.closed), "failed": len(report.failed),
                 "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
-                "sent": sent, "send_s": send_s, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
+                "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
                 "tick_idle": tick_idle,
@@ -362,6 +367,69 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "db_bytes": db_after, "db_per_match_turn": db_after / max(resolved, 1),
                 "db_close_per_match": (db_after - db_before) / n,
                 "archive_close_per_match": (arch_after - arch_before) / n}
+
+
+def due_of(ref: Referee) -> int:
+    """Matches with a turn to close (a match the build's turns ended has none)."""
+    return sum(1 for m in ref.store.matches("running") if ref.store.current_turn(m["id"])["status"] == "open")
+
+
+def opened(root: Path) -> tuple[Referee, Clock, dict]:
+    """The copy's referee, its clock where the build left it, and what the build saved."""
+    saved = json.loads((root / "clock.json").read_text())
+    clock = Clock()
+    clock.now = datetime.fromisoformat(saved["now"])
+    return Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
+                   settings=Settings(address="referee@league.test")), clock, saved
+
+
+CRON_YAML = ("address: referee@league.test\nstore: referee.sqlite\narchive: turns\n"
+             "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: out\nbackups:\n  before_close: false\n")
+
+
+def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
+    """The cron path: ``referee tick`` as a process of its own (start-up, imports, templates, the closes,
+    every PNG, every mail accepted by the sink), timed from its start to its end; the same games' own work."""
+    with run_folder(keep_in) as tmp:
+        root = Path(tmp)
+        shutil.copytree(source, root, dirs_exist_ok=True)
+        os.sync()
+        (root / "referee.yaml").write_text(CRON_YAML)
+        (root / "mail" / "in").mkdir(parents=True, exist_ok=True)
+        ref, clock, saved = opened(root)
+        inputs = games_inputs(ref, n)
+        gc_policy.settle()
+        games_before = games_own_work(inputs)
+        open_turns = {m["id"]: ref.store.current_turn(m["id"])["number"] for m in ref.store.matches("running")}
+        ref.store.close()
+        load = os.getloadavg()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "referee.app.cli", "--config", str(root / "referee.yaml"), "tick"],
+                              cwd=root, capture_output=True, text=True)
+        wait_s = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode:
+            raise SystemExit(f"referee tick failed: {done.stderr[-2000:]}")
+        wait_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        games_s = (games_before + games_own_work(inputs)) / 2
+        ref, _, _ = opened(root)
+        closed = sum(1 for m, number in open_turns.items() if ref.store.turn(m, number)["status"] == "resolved")
+        queued = len(ref.store.outbox())
+        sent = len([e for e in ref.store.outbox() if e["status"] == "sent"])
+        ref.store.close()
+        return {"n": n, "workers": "cron", "due": len(open_turns), "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
+                "wait_cpu": wait_cpu, "games_s": games_s, "load": load, "said": done.stdout.strip()[-200:]}
+
+
+def show_cron(r: dict) -> None:
+    load = " ".join(f"{x:.2f}" for x in r["load"])
+    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, closes in process, pictures, sending); "
+          f"load average at the start {load}", flush=True)
+    print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
+          f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
+          f"ms/match; WAIT/games {r['wait_s'] / r['games_s']:.2f} wall-to-wall, {r['wait_cpu'] / r['games_s']:.2f} "
+          f"CPU-to-CPU (games' own work {r['games_s']:.2f} s); sent {r['sent']} of {r['queued']} queued", flush=True)
 
 
 def child(*args: str) -> dict:
@@ -399,6 +467,10 @@ def show(r: dict, base: dict) -> None:
     print(f"  READY (the tick and every PNG made):     {f['ready_s']:7.2f} s wall, {f['ready_cpu']:7.2f} s CPU all "
           f"processes (parent {r['ready_cpu']:.2f} + close workers {r['close_workers_cpu']:.2f} + picture workers "
           f"{r['drawers_cpu']:.2f})", flush=True)
+    if r["sent"]:
+        print(f"  WAIT  (deadline to the last report accepted by the sink, pictures included): {r['wait_s']:7.2f} s "
+              f"wall, {r['wait_cpu']:7.2f} s CPU all processes; WAIT/games {r['wait_s'] / g:.2f} wall-to-wall (the games' "
+              f"work runs on one core: its CPU is its wall), {r['wait_cpu'] / g:.2f} CPU-to-CPU", flush=True)
     print(f"  games' own work (resolve + views + order form as the close asks, warm and settled, this run) "
           f"{g:.2f} s CPU (the mean of "
           f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
@@ -410,7 +482,7 @@ def show(r: dict, base: dict) -> None:
         print(f"  against workers={base['workers']} in this run: TICK wall {f['tick_s'] / b['tick_s']:.2f}x, CPU "
               f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
               f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
-    print(f"  closed {r['closed']}, failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
+    print(f"  closed {r['closed']} of {r['due']} due (the other matches ended in the build's turns), failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
           f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys; sent {r['sent']} into a Maildir in "
           f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
@@ -430,18 +502,24 @@ def main() -> None:
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
     p.add_argument("--nice", type=int, default=0, help="every variant at this niceness (the service's workers: "
-                   "referee.app.close_pool.NICE)")
-    p.add_argument("--chunk", type=int, default=0, help="due turns a part hands each close worker "
-                   "(default referee.app.close_pool.CHUNK; N: the whole pass in one part)")
+                   "referee.turns.workers.NICE)")
+    p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
+    p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
+    p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
     p.add_argument("--folder", help=argparse.SUPPRESS)
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
+    if a.smoke:
+        a.n, a.turns, a.repeat, a.workers, a.cron = [3], 1, 1, [1], True
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
+        return
+    if a.one and a.cron:
+        print(json.dumps(one_cron(a.one, Path(a.folder), a.work)))
         return
     if a.one:
         print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work)))
@@ -462,10 +540,23 @@ def main() -> None:
                 r = runs[(len(runs) - 1) // 2]
                 first.setdefault(n, r)
                 show(r, first[n])
+                if r["closed"] != r["due"] or r["failed"] or (not a.skip_send and r["sent"] < r["queued"]):
+                    raise SystemExit(f"broken: {r['closed']}/{r['due']} due closed, {r['failed']} failed, "
+                                     f"{r['sent']}/{r['queued']} sent")
                 if len(runs) > 1:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
                           f"{', '.join(f'{cpu_ratio(x):.2f}' for x in runs)}", flush=True)
+            if a.cron:
+                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"]
+                runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=lambda x: x["wait_s"])
+                r = runs[(len(runs) - 1) // 2]
+                show_cron(r)
+                if len(runs) > 1:
+                    waits = ", ".join(f"{x['wait_s']:.2f}" for x in runs)
+                    print(f"  {len(runs)} runs, WAIT: {waits} s", flush=True)
+                if r["closed"] != r["due"] or r["sent"] < r["queued"]:
+                    raise SystemExit(f"broken (cron): {r['closed']}/{r['due']} due closed, {r['sent']}/{r['queued']} sent")
     if len(first) > 1:
         ns = sorted(first)
         a0, a1 = first[ns[0]], first[ns[-1]]

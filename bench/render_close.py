@@ -32,7 +32,7 @@ TREE = Path(__file__).resolve().parent.parent
 
 
 def one(folder: Path, repeat: int = 1) -> dict:
-    from referee.app import close_pool
+    from referee.turns import worker as close_worker
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.render import renderer as render
@@ -76,7 +76,7 @@ def one(folder: Path, repeat: int = 1) -> dict:
         now = datetime.fromisoformat(saved["now"])
         ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=lambda: now,
                       settings=Settings(address="referee@league.test"))
-        close_pool.warm_renderer(ref.renderer)
+        close_worker.warm_renderer(ref.renderer)
         gc_policy.settle()
         compute: CloseCompute = ref.closing.compute
         ids = [m["id"] for m in ref.store._db.execute("SELECT id FROM matches ORDER BY id").fetchall()] \

@@ -3,8 +3,10 @@ one object the CLI and the service loop talk to.  It holds no state of its own:
 every method hands over to the part that owns it."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -31,7 +33,10 @@ from referee.turns.outage import Outages
 class Referee:
     def __init__(self, store, archive_root: str | Path, renderer: Renderer | None = None,
                  clock: Callable[[], datetime] | None = None, settings: Settings | None = None,
-                 intake=None) -> None:
+                 intake=None, close_worker: bool = False, before_each_close: Callable[[], None] | None = None) -> None:
+        """``close_worker``: a close worker process's (``Recipe``): the parent asked the close guard and
+        took the snapshot before queueing its closes, and the worker draws its closes' pictures itself.
+        ``before_each_close``: called before each close (the service's closing thread lets mail go first)."""
         self.store = store
         self.archive = Archive(Path(archive_root))
         self.renderer = renderer or Renderer()
@@ -47,7 +52,11 @@ class Referee:
         self.outbox = Outbox(store, self.mail_queue, self.faults, now)
         self.notices = Notices(store, renderer, self.lookups, self.mail_queue, now)
         self.matches = Matches(store, archive, renderer, self.lookups, self.mail_queue, settings, now)
-        self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now)
+        # hardening (issue 13, ops): the close guard, a snapshot before closing (asked by every close, ``allow``)
+        self.close_guard = CloseGuard(store, renderer, self.lookups, self.mail_queue, now)
+        self.closing = Closing(store, archive, renderer, self.lookups, self.mail_queue, self.faults, self.notices, now,
+                               allow=None if close_worker else self._before_close, pictures_later=close_worker,
+                               wait=before_each_close)
         self.replies = Replies(store, renderer, self.lookups, self.mail_queue, reader, settings, now)
         self.orders = Orders(store, renderer, self.lookups, self.replies, reader, now)
         self.talk = Talk(store, archive, renderer, self.lookups, self.mail_queue, self.replies, reader, settings, now)
@@ -56,11 +65,8 @@ class Referee:
         self.intake = Intake(store, archive, renderer, self.lookups, self.mail_queue, self.replies, self.orders,
                              self.commands, reader, settings, now, talk=self.talk)
         self.queries = Queries(store, self.lookups, self.faults, now)
-        # hardening (issue 13, ops): outages, the close guard, a snapshot before closing
         self.outages = Outages(store, renderer, self.lookups, self.mail_queue, self.notices, self.faults, now,
                                watch=self.settings.watch_outages)
-        self.close_guard = CloseGuard(store, renderer, self.lookups, self.mail_queue, now)
-        self.closing.before_close = self._before_close
         self._pass, self._snapshot_pass = 0, -1
 
     # -- mail in, mail out, the clock ----------------------------------------
@@ -68,8 +74,8 @@ class Referee:
         return self.intake.handle(mail)
 
     def tick(self, budget: float | None = None, pool=None):
-        """Close what is due, remind who is late; ``pool``: a ``referee.app.close_pool.ClosePool``
-        whose worker processes do the closes (this process decides what is due)."""
+        """Close what is due, remind who is late; ``pool``: a ``referee.turns.workers.ClosePool``
+        whose worker processes claim and close the due turns (this process decides what is due)."""
         if self.closing._tick_cursor is None:   # a new pass over the matches
             self._pass += 1
             self.outages.check()
@@ -77,8 +83,8 @@ class Referee:
         return self.closing.tick(budget) if pool is None else pool.tick(self, budget)
 
     def closing_allowed(self, match_id: str) -> bool:
-        """Before a tick's close in a worker: the close guard's word, and the pass's snapshot."""
-        return self._before_close(match_id, False)
+        """Before a tick's close is queued for the workers: the close guard's word, and the pass's snapshot."""
+        return self.closing.allowed(match_id)
 
     def mail_read(self) -> None:
         """The service read the whole mailbox: the heartbeat outages are measured by."""
@@ -170,3 +176,39 @@ class Referee:
 
     def wire_message(self, data: bytes):
         return self.mail_queue.wire_message(data)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a close worker process builds a ``Referee`` like the parent's (it pickles: the workers are
+    spawned); calling it builds one (``turns.workers.ClosePool`` is handed it)."""
+    store: str                        # the SQLite file or the PostgreSQL address (its password: the environment)
+    archive: str
+    template_dirs: tuple[str, ...]
+    settings: Settings
+    wall_clock: bool                  # False: the parent's clock is a simulated one; each pass is given its time
+    games: tuple = ()                 # games registered without an entry point (tests, tools)
+
+    @classmethod
+    def of(cls, ref: Referee) -> Recipe | None:
+        """The recipe of ``ref``; None where a second connection would see another store (``:memory:``)."""
+        from referee.game_api import registry
+        from referee.store import location_of
+        location = location_of(ref.store)
+        if location is None:
+            return None
+        trust = dataclasses.replace(ref.settings.trust, txt=None)   # a test's DNS stub need not pickle; closes use none
+        settings = dataclasses.replace(ref.settings, trust=trust, auto_backup=None)   # the parent snapshots
+        return cls(store=location, archive=str(ref.archive.root),
+                   template_dirs=tuple(str(d) for d in getattr(ref.renderer, "extra_dirs", ())),
+                   settings=settings, wall_clock=ref.wall_clock, games=tuple(registry._extra.values()))   # registered by hand: not found by entry point
+
+    def __call__(self, clock: Callable[[], datetime] | None = None) -> Referee:
+        """A close worker's ``Referee`` on a store connection of its own; ``clock``: the worker's
+        clock, used where the parent's is a simulated one."""
+        from referee.game_api import registry
+        from referee.store import open_store
+        for rules in self.games:
+            registry.register(rules)
+        return Referee(open_store(self.store), self.archive, renderer=Renderer(self.template_dirs),
+                       clock=None if self.wall_clock else clock, settings=self.settings, close_worker=True)

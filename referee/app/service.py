@@ -10,7 +10,7 @@ whose deadlines fall together never holds up the answer to a mail; the loop
 then only reads mail and sends.  A thread of its own, on a connection of its
 own to the store (a second ``Referee``: all shared state is in the store),
 decides what is due and reminds; the closes themselves run in ``close_workers``
-worker processes (``referee/app/close_pool.py``; default one per core), so they
+worker processes (``referee/turns/workers.py``; default one per core), which claim the due turns in the store, so they
 neither hold this process's interpreter lock nor its core; once a pass's closes
 are done the workers make its board pictures' PNGs (``close_pictures``), and a
 report sent before its PNG is made renders it here.  ``close_workers=0``:
@@ -54,12 +54,13 @@ class Service:
         self._reopen_source = reopen_source
         self.close_apart = close_apart
         self.close_workers = close_workers   # None: one per core; 0: the closing thread closes itself
-        self._pool = None   # the close workers (referee.app.close_pool.ClosePool), started with the closing thread
+        self._pool = None   # the close workers (referee.turns.workers.ClosePool), started with the closing thread
         self._closer: threading.Thread | None = None
         self._closed_some = threading.Event()   # the closing thread queued reports: stop idling
         self._wake_closer = threading.Event()   # mail came in (an early close may be due) or the loop stops
         # set while the loop handles mail: the closing thread and the close workers wait (a process-shared flag)
         self._mail_first = multiprocessing.get_context("spawn").Event()
+        self._stopping = threading.Event()   # the run's stop, once the closing thread starts
 
     def poll_once(self, limit: int = 500, budget: float | None = None) -> CycleReport:
         """Handle every waiting mail and send the answers (``budget``: seconds of
@@ -182,6 +183,7 @@ class Service:
     def _closing_apart(self, stop: threading.Event) -> bool:
         """Whether the closing thread runs (started here the first time, again if it died)."""
         if self._closer is None or not self._closer.is_alive():
+            self._stopping = stop
             closer = self._second_referee()
             if closer is None:
                 return False
@@ -207,17 +209,24 @@ class Service:
         except Exception:
             log.exception("a second connection to the store failed; closing in the mail loop")
             return None
-        mine, theirs = getattr(store, "_db", None), getattr(ref.store, "_db", None)
-        if hasattr(mine, "_lock") and hasattr(theirs, "_lock"):   # SQLite
+        if hasattr(store, "share_writes"):   # SQLite
             # one lock for both connections' write transactions: a waiting writer gets the lock when
             # it is let go (SQLite's busy handler polls, and back-to-back closes would starve it)
-            mine._lock = theirs._lock
+            store.share_writes(ref.store)
         return Referee(store, ref.archive.root, renderer=Renderer(getattr(ref.renderer, "extra_dirs", ())),
-                       clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings)
+                       clock=None if getattr(ref, "wall_clock", False) else ref.now, settings=ref.settings,
+                       before_each_close=self._let_mail_go_first)
+
+    def _let_mail_go_first(self) -> None:
+        """Before each close of the closing thread: mail being handled goes first (a close holds the
+        store's write lock for its transaction, and the answer to a mail needs that lock too)."""
+        while self._mail_first.is_set() and not self._stopping.is_set():
+            self._stopping.wait(0.01)
 
     def _close_pool(self, closer):
         """The close workers, built like ``closer`` (None where they cannot be: the thread closes)."""
-        from referee.app.close_pool import ClosePool, Recipe
+        from referee.app.referee import Recipe
+        from referee.turns.workers import ClosePool
         recipe = Recipe.of(closer)
         if recipe is None:
             return None
@@ -225,8 +234,8 @@ class Service:
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
-        from referee.app.close_pool import warm_renderer
         from referee.runtime import gc_policy
+        from referee.turns.worker import warm_renderer
         if self._pool is None:   # this thread closes: templates compiled now, not in the first close
             warm_renderer(closer.renderer)
         gc_policy.settle()   # start-up's and warming's objects never walked by the collector again
@@ -240,16 +249,6 @@ class Service:
             finally:
                 closer.store.close()
             return
-        close = closer.closing.close_turn
-
-        def mail_first(match_id: str, number: int | None = None, forced: bool = False):
-            # between two closes, mail being handled goes first: a close holds the store's write
-            # lock for its whole transaction, and the answer to a mail needs that lock too
-            # (the turn number and force pass through: the per-match claim checks the number)
-            while self._mail_first.is_set() and not stop.is_set():
-                stop.wait(0.01)
-            return close(match_id, number, forced)
-        closer.closing.close_turn = mail_first   # this thread's own Closing, nobody else's
         try:
             self._closing(closer, stop)
         finally:

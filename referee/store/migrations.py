@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
 from referee.store.schema import (
+    CLOSE_TABLES,
     JOIN_TABLES,
     PREF_TABLES,
     SCHEMA,
@@ -64,9 +65,11 @@ MIGRATIONS: tuple[Migration, ...] = (
               ("ALTER TABLE turns ADD COLUMN standings TEXT",)),
     Migration(8, "joins wait for a code mailed to the joiner's address before they hold anything (issue 32)",
               tuple(_statements(JOIN_TABLES))),
-    # 9: h-close's (merged before this one)
+    Migration(9, "a queue of due turns that close workers claim for a while, so that no two try one close and "
+              "a dead worker's claim expires (issues 34 and 38)", tuple(_statements(CLOSE_TABLES))),
     Migration(10, "a seat's own settings: reports without the board picture (issue 38)",
               tuple(_statements(PREF_TABLES))),
+    # the next one: Migration(11, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

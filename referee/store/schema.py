@@ -259,6 +259,19 @@ CREATE TABLE IF NOT EXISTS join_requests (
 );
 """
 
+# issue 34/38, the close workers' queue (referee/store/closing.py, referee/turns/workers.py): migration 9
+CLOSE_TABLES = """
+-- issue 34/38: a due turn waits here for a close worker, which claims its row for
+-- itself (owner) until a time (until, UTC ISO 8601): a dead worker's claim expires,
+-- or its parent lets it go at once.  The close's own transaction deletes the row.
+CREATE TABLE IF NOT EXISTS close_queue (
+    match TEXT PRIMARY KEY,
+    turn  INTEGER NOT NULL,
+    owner TEXT,                -- NULL: waiting for a worker
+    until TEXT                 -- the claim's expiry
+);
+"""
+
 # issue 38, a seat's own settings (referee/store/seats.py): migration 10
 PREF_TABLES = """
 -- issue 38: what a seat asked of its mail (a seat without a row has the defaults)
@@ -271,4 +284,4 @@ CREATE TABLE IF NOT EXISTS seat_prefs (
 );
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + PREF_TABLES
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + CLOSE_TABLES + PREF_TABLES

@@ -99,8 +99,7 @@ class SqliteBackend:
         self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def end_sessions(self, pids: list[int]) -> None:
-        """A process that died let its file locks go with it (the close workers' shared lock is new
-        with each set of workers, ``close_pool``)."""
+        """A process that died let its file locks go with it."""
 
     def close(self) -> None:
         self._conn.close()
@@ -115,6 +114,19 @@ class SqliteStore(SqlStore):
     @property
     def path(self) -> str:
         return self._db.path
+
+    def share_writes(self, other: SqliteStore) -> None:
+        """Take write transactions under ``other``'s lock (two connections of one process, such as
+        the service's closing thread and its mail loop): a waiting writer is woken when the other
+        lets go, where SQLite's busy handler would poll."""
+        self.writes_under(other._db._lock)
+
+    def writes_under(self, lock) -> None:
+        """Take write transactions under ``lock`` (re-entrant, a context manager: a
+        ``multiprocessing`` RLock the close worker processes share): a waiting worker is woken as
+        soon as another lets go, where SQLite's busy handler sleeps longer each time it finds the
+        file taken (back-to-back closes of one worker starved the other)."""
+        self._db.share_lock(lock)
 
     @property
     def connection(self) -> sqlite3.Connection:

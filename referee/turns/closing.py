@@ -1,50 +1,45 @@
 """Closing turns: reminders, due and early closes, resolution, reports, archive;
 and the GM's force, preview and rollback.
 
-A close is worked out with nothing locked (``close_compute``: re-validate,
-default the missing, resolve with the turn seed, render every report), its
-reports (and the turn's record: orders.yaml, turn.json) written and synced in a
-hidden folder and hidden files of the turn's, then stored in one short
-transaction (``close_commit``) that checks under the match's claim that
-nothing it read has changed, moves the reports into place, adds the next turn
-and queues every report under a dedupe key.  The record gets its names after the
-commit; the turn is flagged archived once those names are durable too: within a
-pass, its folder is fsynced with the other closes' in one round and all are flagged
-in one transaction (``close_flags.PendingFlags``); a close outside a pass is flagged
-before it returns.  So a crash at any point either repeats the whole close (nothing
-was committed) or only the record's writing (the repair writes it from what was
-committed, durably, and flags it).
+Every close goes one way (``close_turn``), whoever asks: a tick in this process, a GM's
+force, a close worker (``turns/workers.py``).  It is worked out as a pure plan with nothing
+locked (``close_compute``: re-validate, default the missing, resolve with the turn seed,
+views, every report with its public parts rendered once per language), its reports (and
+the turn's record: orders.yaml, turn.json) written and synced in hidden files of the
+turn's folder, then stored in one short transaction (``close_commit``) that checks under
+the match's claim that nothing it read has changed, moves the reports into place, adds the
+next turn and queues every report under a dedupe key; a close worker's transaction also
+ends its claim on the turn (``store.closing.end_claim``), so a claim that expired meanwhile
+commits nothing.  If something changed the close is worked out again, the last try (and a
+GM's force under a mail's transaction) wholly under the claim.  The record gets its names
+after the commit; the turn is flagged archived once those names are durable too: within a
+pass, its folder is fsynced with the other closes' in one round and all are flagged in one
+transaction (``close_flags.PendingFlags``); a close outside a pass is flagged before it
+returns.  So a crash at any point either repeats the whole close (nothing was committed)
+or only the record's writing (the repair writes it from what was committed, durably, and
+flags it).
 """
 from __future__ import annotations
 
-import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee.archive import staging as archive_close
-from referee.runtime import gc_policy
-from referee.pictures import board as pictures
-from referee.runtime import crash
-from referee.turns.commit import CloseCommit, Verdict, committed_record, stripe, turn_json
-from referee.outbox.refs import report_name
-from referee.turns.compute import CloseCompute, Plan, kept_of
-from referee.turns.flags import PendingFlags
 from referee.authority.matches.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
 from referee.authority.wording import Refusal
 from referee.game_api.contract import GM, Rng
+from referee.outbox.refs import report_name
+from referee.pictures import board as pictures
+from referee.runtime import crash, gc_policy
+from referee.store import closing as close_rows
+from referee.turns.commit import CloseCommit, Verdict, committed_record, stripe, turn_json
+from referee.turns.compute import CloseCompute, kept_of
+from referee.turns.flags import PendingFlags
 
-SPLIT_TRIES = 2   # closes worked out with nothing locked before one is worked out under the claim
-
-
-@dataclass
-class Begun:
-    """A close's try worked out, its files staged and their sync begun (``Closing.begin_close``)."""
-    number: int | None   # the turn the caller saw open
-    plan: Plan
-    lock: threading.RLock   # the turn's stripe, held until the try is committed or given up
-    staged: archive_close.Staged | None   # None: the disk refused the files (the stored result keeps the bodies)
+TRIES = 3   # a close's tries: the last one wholly under the match's claim (nothing can change meanwhile)
 
 
 @dataclass
@@ -53,6 +48,7 @@ class TickReport:
     reminded: int = 0
     failed: list[tuple[str, int]] = field(default_factory=list)
     more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
+    due: list[tuple[str, int]] = field(default_factory=list)   # ``tick(close=False)``: noted, not closed
 
 
 class Closing:
@@ -61,30 +57,33 @@ class Closing:
     Its dependencies are all in its constructor, so a worker that only closes
     turns needs nothing else."""
 
-    def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now) -> None:
+    def __init__(self, store, archive, renderer, lookups, queue, faults, notices, now, allow=None,
+                 pictures_later: bool = False, wait=None) -> None:
         self.store, self.archive, self.renderer, self.lookups = store, archive, renderer, lookups
         self.queue, self.faults, self.notices, self.now = queue, faults, notices, now
+        # (match_id, forced) -> False holds the close: the close guard and the snapshot before it (Referee)
+        self.allow = allow
+        self.wait = wait   # () -> None, before each close: the service's closing thread lets mail go first
+        # a close worker's closes note their pictures' SVGs here (drawn once its closes are done), not render them
+        self.drawn: list[str] | None = [] if pictures_later else None
         self.dropouts = Dropouts(store, renderer, lookups, queue, now)   # issue 18: missed turns counted at each close
         self.compute = CloseCompute(store, renderer, lookups, now)
         self.committer = CloseCommit(self, self.dropouts)
         self.flags = PendingFlags(store, archive, faults)   # turns placed, flagged once their names are durable
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
-    # (match_id, forced) -> False to hold the close: the close guard and the snapshot before it (Referee)
-    before_close = None
 
     @gc_policy.closing_pass()   # fewer collections while a pass allocates (restored after it)
-    def tick(self, budget: float | None = None, due_close=None) -> TickReport:
+    def tick(self, budget: float | None = None, close: bool = True) -> TickReport:
         """One pass over every running match: close what is due, remind who is late.
         Each match, close, reminder and archive repair in a guard of its own.
         ``budget``: stop after so many seconds and go on from there next time, so
         that the service reads and answers mail while a league closes.
-        ``due_close(match_id, number)``: called for a due turn instead of closing it
-        here (the close pool's workers close it); it returns None, so nothing is reported closed."""
+        ``close=False``: the due turns are noted in ``due`` (the close workers close them), not closed."""
         with self.flags.batch():   # the pass's closes flagged together, after one fsync round
-            return self._tick(budget, due_close)
+            return self._tick(budget, close)
 
-    def _tick(self, budget: float | None, due_close) -> TickReport:
+    def _tick(self, budget: float | None, close: bool) -> TickReport:
         report, start = TickReport(), time.monotonic()
         if self._tick_cursor is None:
             self.repair_archive()
@@ -93,7 +92,7 @@ class Closing:
                 if self._tick_cursor is None or m["id"] > self._tick_cursor]
         for i, match in enumerate(left):
             with self.faults.guarded("tick", match["id"], match["id"]):
-                self._tick_match(match, now, report, due_close or self.close_turn)
+                self._tick_match(match, now, report, close)
             self._tick_cursor = match["id"]
             if budget is not None and i + 1 < len(left) and time.monotonic() - start > budget:
                 report.more = True   # at least one match a call: a pass always ends
@@ -101,7 +100,7 @@ class Closing:
         self._tick_cursor = None
         return report
 
-    def _tick_match(self, match: dict, now, report: TickReport, close_turn) -> None:
+    def _tick_match(self, match: dict, now, report: TickReport, close: bool) -> None:
         turn = self.store.current_turn(match["id"])
         if turn is None or turn["status"] != "open" or not turn["deadline"]:
             return
@@ -114,9 +113,11 @@ class Closing:
         if due is None:
             all_in = not self.lookups.still_awaited(match["id"], turn)
             due = all_in and timing.close_due(deadline, now, True, bool(self.store.waits(match["id"], turn["number"])))
-        if due:
+        if due and not close:
+            report.due.append((match["id"], turn["number"]))
+        elif due:
             with self.faults.guarded("close", item, match["id"], turn["number"]) as guard:
-                closed = close_turn(match["id"], turn["number"])
+                closed = self.close_turn(match["id"], turn["number"])
             if guard.failed:  # the turn stays open and is tried again next tick
                 report.failed.append((match["id"], turn["number"]))
             elif closed is not None:   # its fault, if any, was cleared in the close's transaction
@@ -145,139 +146,90 @@ class Closing:
             count += self.queue.queue(key, match["id"], player["email"], subject, text)
         return count
 
-    # -- closing ----------------------------------------------------------------
+    # -- closing: the one way every close goes ------------------------------------
     def force(self, match_id: str, meant: int | None = None) -> str:
         """Close the open turn now; ``meant``: the turn the GM saw open (a mailed close)."""
-        number = self.close_turn(match_id, meant, forced=True)
+        number, just_closed = self._close(match_id, meant, True, None)
         if number is None:
-            if self._just_closed is not None:   # another worker closed it while this one waited for it
-                raise Refusal("gm.just_closed", turn=self._just_closed)
+            if just_closed is not None:   # another worker closed it while this one waited for it
+                raise Refusal("gm.just_closed", turn=just_closed)
             done = self.store.turn(match_id, meant) if meant is not None else None
             if done is not None and done["status"] != "open":   # closed before the GM's mail was read
                 raise Refusal("gm.just_closed", turn=meant)
             raise Refusal("gm.no_open_turn", what="close", what_de="Schließen")
         return f"turn {number} closed"
 
-    _just_closed: int | None = None   # the turn another worker closed under a forced close (force says so)
+    def allowed(self, match_id: str, forced: bool = False) -> bool:
+        """Whether the close guard lets the match close now (and the pass's snapshot is taken)."""
+        return self.allow is None or self.allow(match_id, forced)
 
-    def close_turn(self, match_id: str, number: int | None = None, forced: bool = False) -> int | None:
+    def close_turn(self, match_id: str, number: int | None = None, forced: bool = False,
+                   owner: str | None = None) -> int | None:
         """Close and resolve the open turn; None if there is none (already closed;
         ``number``: the turn the caller saw open, which another worker may have closed) or it is held.
+        ``owner``: the close worker whose claim on the turn (``store.closing.claim_due``) the commit ends."""
+        return self._close(match_id, number, forced, owner)[0]
 
-        Worked out with nothing locked, stored in a short transaction that checks
-        under the match's claim that nothing it read has changed; if something has,
-        worked out again (``SPLIT_TRIES`` times), then wholly under the claim."""
-        self._just_closed = None
-        if self.before_close is not None and not self.before_close(match_id, forced):
-            return None
-        if self.store.in_transaction():   # a GM's force by mail: under the mail's transaction
-            return self._close_locked(match_id, number, forced)
-        return self._split_close(match_id, number, forced)
-
-    def _split_close(self, match_id: str, number: int | None, forced: bool, begun: Begun | None = None) -> int | None:
-        """``close_turn``'s tries with nothing locked, then under the claim; ``begun``: the first
-        try, begun already (``begin_close``)."""
+    def _close(self, match_id: str, number: int | None, forced: bool, owner: str | None) -> tuple[int | None, int | None]:
+        """(the turn closed or None, the turn another worker closed under a forced close or None)."""
+        if self.wait is not None:
+            self.wait()
+        if not self.allowed(match_id, forced):
+            return None, None
+        held = self.store.in_transaction()   # a GM's force by mail: under the mail's transaction
         seen = None   # the open turn the last try worked out
-        for _ in range(SPLIT_TRIES):
-            begun = begun or self._begin_try(match_id, number)
-            if begun is None:   # after a try that found things changed: closed meanwhile
-                self._just_closed = seen if forced else None
-                return None
-            seen = begun.plan.turn["number"]
-            verdict = self._commit_try(begun, forced)
+        for attempt in range(TRIES):
+            locked = held or attempt == TRIES - 1
+            with self.store.transaction() if locked else nullcontext():
+                if locked and not self.store.claim_match(match_id, wait=forced):   # another worker is closing it
+                    return None, None
+                plan = self.compute.plan(match_id, number)
+                if plan is None:   # closed meanwhile (after a try that found things changed), or none open
+                    return None, seen if forced else None
+                seen = plan.turn["number"]
+                verdict, placed = self._commit(plan, forced, owner, locked)
             if verdict is None:
-                return self._after_commit(match_id, begun.plan, placed=begun.staged is not None)
+                return self._after_commit(match_id, plan, placed), None
             if verdict is Verdict.GONE:
-                self._just_closed = seen if forced else None
-                return None
+                return None, seen if forced else None
             if verdict is Verdict.BUSY:
-                return None
-            begun = None   # changed meanwhile: worked out again
-        return self._close_locked(match_id, number, forced, seen=seen)
+                return None, None
+        return None, None   # not reached: the last try is under the claim
 
-    def begin_close(self, match_id: str, number: int) -> Begun | None:
-        """A due close's first try (outside any transaction) up to its staged files' sync, which
-        is begun, not waited for: a close worker works its next close out meanwhile instead of
-        waiting on the disk.  ``finish_close`` goes on from there as ``close_turn`` would.
-        None: nothing to finish (held, or no open turn ``number``)."""
-        if self.before_close is not None and not self.before_close(match_id, False):
-            return None
-        return self._begin_try(match_id, number)
-
-    def finish_close(self, begun: Begun) -> int | None:
-        """``close_turn``'s answer for a close ``begin_close`` began (its sync waited for, then stored
-        if nothing it read has changed, else worked out again)."""
-        return self._split_close(begun.plan.match["id"], begun.number, False, begun)
-
-    def abandon(self, begun: Begun) -> None:
-        """A begun close not finished (its worker stops): nothing of it was stored; its files go."""
+    def _commit(self, plan, forced: bool, owner: str | None, locked: bool) -> tuple[Verdict | None, bool]:
+        """The plan's files staged and synced, then stored in one short transaction if nothing it
+        read has changed (``locked``: worked out under the claim, nothing could); what it staged and
+        did not place is removed.  (The verdict, whether its reports were placed.)"""
+        lock = stripe(self.archive, plan.match["id"], plan.turn["number"])
+        # under the store's lock the stripe only if free: waiting for it there could wait for ever
+        got = lock.acquire(blocking=not locked)
+        staged = None
         try:
-            begun.staged = self.committer.synced(begun.staged)
-        finally:
-            archive_close.discard_staged(begun.staged or [])
-            begun.lock.release()
-
-    def _begin_try(self, match_id: str, number: int | None) -> Begun | None:
-        """One try's work with nothing locked: the plan, and its files staged under the turn's
-        stripe (held until ``_commit_try``, which waits for their sync); None if there is no open
-        turn to close."""
-        plan = self.compute.plan(match_id, number)
-        if plan is None:
-            return None
-        lock = stripe(self.archive, match_id, plan.turn["number"])
-        lock.acquire()
-        try:
-            return Begun(number, plan, lock, self.committer.stage(plan, wait=False))
-        except BaseException:
-            lock.release()
-            raise
-
-    def _commit_try(self, begun: Begun, forced: bool) -> Verdict | None:
-        """The try stored in one short transaction if nothing it read has changed (None), once its
-        files are durable; what it staged and did not place is removed, its stripe let go."""
-        plan = begun.plan
-        try:
-            begun.staged = self.committer.synced(begun.staged)
-            crash.point("close.staged")
+            if got:
+                staged = self.committer.stage(plan)
+            if not locked:
+                crash.point("close.staged")
             with self.store.transaction():
-                verdict = self.committer.check(plan, forced)
+                verdict = None if locked else self.committer.check(plan, forced)
+                if verdict is None and owner is not None and not close_rows.end_claim(self.store, plan.match["id"], owner):
+                    verdict = Verdict.GONE   # the claim expired and another worker holds the turn now
                 if verdict is None:
-                    self.committer.store_plan(plan, begun.staged)
+                    self.committer.store_plan(plan, staged)
         finally:
-            archive_close.discard_staged(begun.staged or [])   # what was not placed (a close given up)
-            begun.lock.release()
-        return verdict
-
-    def _close_locked(self, match_id: str, number: int | None, forced: bool, seen: int | None = None) -> int | None:
-        """The close as one transaction under the match's claim (nothing can change meanwhile)."""
-        with self.store.transaction():
-            if not self.store.claim_match(match_id, wait=forced):   # another worker is closing it
-                return None
-            plan = self.compute.plan(match_id, number)
-            if plan is None:
-                self._just_closed = seen if forced else None
-                return None
-            # the stripe only if free: waiting for it under the store's lock could wait for ever
-            lock = stripe(self.archive, match_id, plan.turn["number"])
-            staged = None
-            if lock.acquire(blocking=False):
-                try:
-                    staged = self.committer.stage(plan)
-                    try:
-                        self.committer.store_plan(plan, staged)
-                    finally:
-                        archive_close.discard_staged(staged or [])
-                finally:
-                    lock.release()
-            else:
-                self.committer.store_plan(plan, None)
-        return self._after_commit(match_id, plan, placed=staged is not None)
+            archive_close.discard_staged(staged or [])   # what was not placed (a close given up)
+            if got:
+                lock.release()
+        return verdict, staged is not None
 
     def _after_commit(self, match_id: str, plan, placed: bool) -> int:
         """``placed``: the close's reports are in the archive (else the stored result holds them)."""
         crash.point("close.committed")
         number = plan.turn["number"]
-        pictures.prerender(plan.result["pictures"].values())   # PNGs made on another core while this one goes on
+        svgs = plan.result["pictures"].values()
+        if self.drawn is None:
+            pictures.prerender(svgs)   # PNGs made on another core while this one goes on
+        else:
+            self.drawn.extend(svgs)   # a close worker draws them once its closes are done
         # the turn stands whatever happens to its archive; the next tick writes it again
         named = False
         with self.faults.guarded("archive", f"{match_id}:{number}", match_id, number):

@@ -11,13 +11,13 @@ import zlib
 from enum import Enum
 
 from referee.archive import staging as archive_close
-from referee.game_api import fastjson
-from referee.runtime import crash
 from referee.authority.matches.absence import tell_moved
+from referee.game_api import fastjson
 from referee.outbox.refs import report_ref
-from referee.turns.compute import Plan
+from referee.runtime import crash
 from referee.store import closing as close_rows
 from referee.store.rows import encoded_parts, joined
+from referee.turns.compute import Plan
 
 
 class Verdict(Enum):

@@ -11,16 +11,16 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from referee.outbox.refs import report_name, report_ref
-from referee.render import standings
-from referee.runtime import crash
+from referee.authority.gate.orders import orders_text
 from referee.authority.matches.absence import moved_past
 from referee.authority.order_mail import schema_url
-from referee.authority.gate.orders import orders_text
 from referee.authority.talk.talk_archive import heading as talk_heading
 from referee.game_api.contract import GM, Rng, derive_seed, encoded_with_hash, views_of
+from referee.outbox.refs import report_name
 from referee.pictures.board import svg_of
+from referee.render import standings
 from referee.render.shared import one_report
+from referee.runtime import crash
 from referee.store import closing as close_rows
 
 

@@ -1,4 +1,4 @@
-"""A tick's closes in worker processes (``referee/app/close_pool.py``), with real
+"""A tick's closes in worker processes (``referee/turns/workers.py``), with real
 spawned processes on the real store: every due turn closed once, the reports
 the same to the byte as closed in this process, a failing close set aside
 without stopping the others, a worker SIGKILLed in the middle of a close
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, clock, game, make_referee, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.app.close_pool import ClosePool, Recipe
+from referee.app.referee import Recipe
+from referee.turns.workers import ClosePool
 from referee.app.config import Config
 from referee.store import open_store
 
@@ -154,7 +155,7 @@ def test_a_worker_killed_in_the_middle_of_a_close_leaves_the_turn_to_close_once_
 
 
 def test_a_worker_stopped_when_its_set_breaks_is_ended_with_it(tmp_path):
-    # SIGTERM, the executor's own, waits in a stopped process: left so, the parent's exit would wait for ever
+    # SIGTERM waits in a stopped process: left so, the parent's exit would wait for ever
     ref = league(tmp_path, Clock())
     pool = ClosePool(Recipe.of(ref), 2)
     try:
@@ -163,9 +164,9 @@ def test_a_worker_stopped_when_its_set_breaks_is_ended_with_it(tmp_path):
         os.kill(stopped, signal.SIGSTOP)
         os.kill(killed, signal.SIGKILL)
         deadline = time.monotonic() + 60
-        while not pool._executor._broken and time.monotonic() < deadline:
+        while not pool.broken() and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert pool._executor._broken
+        assert pool.broken()
         first = ref.tick(pool=pool)   # the broken set is noticed: nothing closed, the rest at once again
         assert first.closed == [] and first.more and pool.restarts == 1
         deadline = time.monotonic() + 10

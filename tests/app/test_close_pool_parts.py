@@ -1,7 +1,7 @@
-"""The close pool's parts added for speed and for mail during a close, with real
+"""The close workers' parts added for speed and for mail during a close, with real
 spawned workers on a real store: workers started warm (no template compiled in a
-close), at a lower priority than the service, handed the due turns a part a call,
-letting a mail being handled go first, and ``Closing.tick``'s ``due_close``."""
+close), at a lower priority than the service, letting a mail being handled go first,
+and ``Closing.tick(close=False)`` noting the due turns for them."""
 from __future__ import annotations
 
 import multiprocessing
@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, clock, make_referee, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.app import close_pool
-from referee.app.close_pool import NICE, ClosePool, Recipe, warm_renderer
-from referee.app.referee import Referee
+from referee.app.referee import Recipe, Referee
 from referee.authority.base import Settings
 from referee.game_api import registry
 from referee.pictures import board as pictures
 from referee.render.renderer import Renderer
 from referee.store import open_store
+from referee.turns.worker import warm_renderer
+from referee.turns.workers import NICE, ClosePool
 
 MATCHES = 6
 SEATS = len(SPEC["players"])
@@ -80,40 +80,17 @@ def test_close_workers_run_at_a_lower_priority_than_the_service(tmp_path):
         pool.shutdown()
 
 
-def test_the_due_turns_are_handed_out_a_part_a_call_and_each_closes_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(close_pool, "CHUNK", 1)   # a part: CHUNK a worker = 2 turns
-    monkeypatch.setattr(pictures, "KEEP", 100)   # the pictures kept no longer set a part's size
-    ref = toy_league(tmp_path, Clock(), MATCHES, seed="parts")
-    pool = ClosePool(Recipe.of(ref), 2)
-    parts = []
-    try:
-        assert pool.chunk() == 2
-        while True:
-            report = ref.tick(pool=pool)
-            parts.append(report.closed)
-            if not report.more:
-                break
-            assert len(parts) < 10
-    finally:
-        pool.shutdown()
-    assert parts == [[("toy0", 1), ("toy1", 1)], [("toy2", 1), ("toy3", 1)], [("toy4", 1), ("toy5", 1)]]
-    assert turn_numbers(ref) == [2] * MATCHES
-    rows = report_rows(ref)
-    assert len(rows) == len(set(rows)) == MATCHES * (SEATS + 1)
-
-
-def test_a_pass_with_due_close_notes_the_due_turns_and_closes_none(tmp_path):
+def test_a_pass_that_does_not_close_notes_the_due_turns_and_closes_none(tmp_path):
     ref = toy_league(tmp_path, Clock(), 3, seed="note")
-    noted: list = []
-    report = ref.closing.tick(due_close=lambda match_id, number: noted.append((match_id, number)))
-    assert noted == [("toy0", 1), ("toy1", 1), ("toy2", 1)]
+    report = ref.closing.tick(close=False)
+    assert report.due == [("toy0", 1), ("toy1", 1), ("toy2", 1)]
     assert report.closed == [] and report.failed == [] and not report.more
     assert turn_numbers(ref, 3) == [1, 1, 1] and report_rows(ref) == []
     assert "close_turn" not in vars(ref.closing)   # nothing swapped on the Closing
 
 
 @pytest.mark.sqlite_file   # SQLite's one write lock; PostgreSQL has none (each match is claimed by its row)
-def test_a_worker_lets_a_mail_being_handled_go_before_its_transaction(tmp_path):
+def test_a_worker_lets_a_mail_being_handled_go_before_its_next_claim(tmp_path):
     ref = toy_league(tmp_path, Clock(), 2, seed="mailfirst")
     mail_first = multiprocessing.get_context("spawn").Event()
     pool = ClosePool(Recipe.of(ref), 2, mail_first=mail_first)

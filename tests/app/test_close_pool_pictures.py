@@ -17,7 +17,8 @@ from referee_kit import Clock, clock, game, outbox, ref, toy_league, toy_registe
 from refkit import Outbox
 from test_close_pool_parts import real_league
 
-from referee.app.close_pool import ClosePool, Recipe, default_workers
+from referee.app.referee import Recipe
+from referee.turns.workers import ClosePool, default_workers
 from referee.pictures import board as pictures
 
 CLOSED = [("m0", 1), ("m1", 1)]
@@ -82,11 +83,10 @@ def test_with_close_workers_the_tick_returns_before_the_pngs_are_made_and_report
     ref, pool = league_and_pool
     report = ref.tick(pool=pool)
     at_return = [kept(svg) for svg in drawn(ref)]   # looked at as the tick returns: a PNG takes 20 ms or more
-    under_way = pool.drawings.pending()
     assert report.closed == CLOSED and not report.more
     assert [t["status"] for m, _ in CLOSED for t in ref.store.turns(m)][::2] == ["resolved", "resolved"]
-    assert drawn(ref) and at_return == [False] * len(drawn(ref)) and under_way == len(set(drawn(ref)))
-    assert pool.pictures_made(timeout=120) and pool.drawings.pending() == 0
+    assert drawn(ref) and at_return == [False] * len(drawn(ref))   # no worker draws before every close is done
+    assert pool.pictures_made(timeout=120)
     assert all(kept(svg) for svg in drawn(ref))
     assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
     pool.shutdown()
@@ -97,13 +97,13 @@ def test_reports_sent_while_their_pngs_are_being_made_and_a_worker_killed_drawin
         tmp_path, league_and_pool):
     ref, pool = league_and_pool
     report = ref.tick(pool=pool)
-    assert report.closed == CLOSED and pool.drawings.pending() == len(set(drawn(ref)))
+    assert report.closed == CLOSED
     os.kill(pool.pids()[0], signal.SIGKILL)   # while it draws (or is about to)
     assert assert_sent_with_their_pictures(ref, tmp_path / "out") == 10   # not waiting for the workers
     assert pool.pictures_made(timeout=120)   # each made, or failed with its worker
     assert [pictures.cached_png(svg) for svg in drawn(ref)] == [pictures.png_of(svg) for svg in drawn(ref)]
     before = pool.pids()
-    assert ref.tick(pool=pool).closed == [] and pool.drawings.broken is pool._executor   # nothing drawn
+    assert ref.tick(pool=pool).closed == [] and pool.broken()   # nothing due
     pool.warm()   # the pool broken by the kill is started anew
     assert pool.restarts == 1 and len(pool.pids()) == 2 and not set(pool.pids()) & set(before)
 
@@ -172,28 +172,3 @@ def test_the_services_default_closes_a_due_batch_in_one_close_worker_per_core(tm
             service._closer.join(timeout=60)
         if service._pool is not None:
             service._pool.shutdown()
-
-
-def test_pictures_not_started_are_held_back_while_closes_run_and_drawn_after_them(tmp_path):
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from referee.turns.drawings import Drawings
-    svgs = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{200 + i}" height="120">'
-            f'<text x="5" y="60">board {i}</text></svg>' for i in range(12)]
-    drawings = Drawings()
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        drawings.note(svgs)
-        assert drawings.draw(pool) == 12 and drawings.noted() == 0
-        drawings.hold()   # the next closes: what no worker has started waits for them
-        held = drawings.noted()
-        assert held >= 12 - 3   # one worker: at most the one it draws and the executor's one queued ahead
-        assert drawings.wait(120) and drawings.pending() == held   # only those started were made
-        assert sum(kept(svg) for svg in svgs) == 12 - held
-        drawings.draw(pool)   # after the closes: the rest
-        assert drawings.wait(120) and drawings.pending() == 0
-    finally:
-        pool.shutdown()
-    assert all(kept(svg) for svg in svgs) and drawings.broken is None
-    assert [pictures.cached_png(svg) for svg in svgs] == [pictures.png_of(svg) for svg in svgs]

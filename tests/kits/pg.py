@@ -68,7 +68,10 @@ def _runner() -> tuple[int, int] | None:
 class PgServer:
     """One PostgreSQL cluster: ``url(db)``, ``stop()``, ``start()``, ``restart()``."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        """``durable``: fsync, synchronous_commit and full_page_writes on, as a production server
+        commits (benches); the tests' server runs without them."""
+        self.durable = durable
         if not (PG_BIN / "initdb").exists():
             raise RuntimeError(f"PostgreSQL binaries not found in {PG_BIN} (apt-get install postgresql)")
         self.as_user = _runner()
@@ -103,11 +106,12 @@ class PgServer:
             raise RuntimeError(f"{cmd[0]} failed: {done.stdout[-800:]} {done.stderr[-800:]}")
 
     def start(self) -> None:
+        on = "on" if getattr(self, "durable", False) else "off"   # an _Attached server has no durable of its own
         log = open(self.root / "server.log", "ab")
         self.proc = subprocess.Popen(
             [str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port), "-k", str(self.root),
-             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-             "-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB"],
+             "-c", "listen_addresses=127.0.0.1", "-c", f"fsync={on}", "-c", f"synchronous_commit={on}",
+             "-c", f"full_page_writes={on}", "-c", "max_connections=300", "-c", "shared_buffers=32MB"],
             preexec_fn=self._preexec(), stdout=log, stderr=log, cwd=self.root, start_new_session=True)
         log.close()
         # the server goes when this test process goes, even by SIGKILL (atexit would not run)

@@ -11,7 +11,8 @@ import weakref
 import pytest
 from referee_kit import Clock, clock, game, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.app.close_pool import ClosePool, Recipe
+from referee.app.referee import Recipe
+from referee.turns.workers import ClosePool
 from referee.pictures import board as pictures
 from referee.runtime import gc_policy
 
@@ -66,14 +67,15 @@ def test_the_cyclic_garbage_of_a_pass_is_freed_when_it_ends():
     assert gone() is None
 
 
-def test_closing_tick_runs_with_the_raised_threshold_and_restores_it_when_a_close_raises(tmp_path):
+def test_closing_tick_runs_with_the_raised_threshold_and_restores_it_when_a_close_raises(tmp_path, monkeypatch):
     ref = toy_league(tmp_path, Clock(), 2, seed="gc")
     during: list = []
 
-    def failing(match_id: str, number: int) -> None:
+    def failing(match_id: str, number: int | None = None, forced: bool = False, owner=None) -> None:
         during.append(gc.get_threshold())
         raise RuntimeError("a close that raises")
-    report = ref.closing.tick(due_close=failing)   # each match's guard sets its fault aside
+    monkeypatch.setattr(ref.closing, "close_turn", failing)
+    report = ref.closing.tick()   # each match's guard sets its fault aside
     assert during == [(gc_policy.PASS_YOUNG, 11, 12)] * 2
     assert report.closed == []
     assert gc.get_threshold() == (701, 11, 12)
@@ -88,7 +90,8 @@ def test_close_workers_freeze_their_warm_start_up_and_close_with_the_default_thr
     pool = ClosePool(Recipe.of(ref), 1)
     try:
         report = ref.tick(pool=pool)
-        frozen, threshold = pool._pool().submit(_gc_of_worker).result(timeout=120)
+        assert pool.pictures_made(timeout=120)   # the pass's end, where the worker says how its collector stands
+        [(frozen, threshold)] = pool.gc_of.values()
     finally:
         pool.shutdown()
     assert report.closed == [("toy0", 1), ("toy1", 1)]

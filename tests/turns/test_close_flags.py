@@ -15,7 +15,8 @@ import pytest
 import yaml
 from referee_kit import Clock, make_referee, toy_league
 
-from referee.app.close_pool import ClosePool, Recipe
+from referee.app.referee import Recipe
+from referee.turns.workers import ClosePool
 from referee.archive import record as archive_files
 from referee.store import location_of
 from referee.turns.flags import PendingFlags
@@ -200,20 +201,18 @@ def test_a_repair_that_takes_a_turn_held_unflagged_writes_the_same_bytes_and_bot
     assert record_of(ref, "toy0", 1) == placed
 
 
-def test_close_workers_hand_their_turns_to_the_parent_which_flags_them_after_the_fsync(tmp_path, monkeypatch):
+def test_close_workers_flag_their_closes_by_the_end_of_the_pass(tmp_path):
+    """Each worker flags what it closed once the pass's folders are fsynced (one round, one transaction);
+    nothing is left for the repair."""
     ref = league(tmp_path)
-    events = trap(monkeypatch, ref)
     pool = ClosePool(Recipe.of(ref), 2)
     try:
         report = ref.tick(pool=pool)
     finally:
         pool.shutdown()
     assert report.closed == [(f"toy{i}", 1) for i in range(MATCHES)]
-    assert check_every_flag_after_its_fsync(ref, events) == set(report.closed)
-    fsyncs = [e for e in events if e[0] == "fsync"]
-    assert len(fsyncs) == MATCHES and not any(e[3] for e in fsyncs)   # the workers flagged none themselves
-    [(_, flagged)] = [e for e in events if e[0] == "flag"]   # one transaction for the part
-    assert sorted(flagged) == report.closed
+    assert all(ref.store.turn(m, n)["archived"] for m, n in report.closed)
+    assert all((ref.archive.turn_dir(m, n) / "turn.json").exists() for m, n in report.closed)
     assert ref.store.take_unarchived() == []
 
 
