@@ -12,11 +12,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BENCHES = sorted(p.name for p in (ROOT / "bench").glob("*.py") if not p.name.startswith("_"))
 TIMEOUT = 120   # seconds a smoke run may take; a bench needing more is not smoke
-# benches whose owners add --smoke in parallel (issue 38); while one is named here and has
-# no --smoke yet, it is an expected failure.  Empty in main once every branch has landed.
-NOT_YET = {"close_files.py", "close_instructions.py", "close_latency.py", "close_many.py", "store_backends.py",
-           "render_close.py", "render_reports.py", "core_authority_intake.py", "intake_documents.py",
-           "pictures_png.py", "pictures_render.py", "send_reports.py", "startup.py"}
 
 
 def test_the_bench_folder_holds_the_benches():
@@ -27,8 +22,6 @@ def test_the_bench_folder_holds_the_benches():
 def test_every_bench_runs_its_smoke_size(bench, tmp_path):
     source = (ROOT / "bench" / bench).read_text(encoding="utf-8")
     if "--smoke" not in source:
-        if bench in NOT_YET:
-            pytest.xfail(f"{bench}: no --smoke yet (its owner adds it, issue 38)")
         pytest.fail(f"{bench} takes no --smoke: every bench must (tests/bench/test_bench_smoke.py)")
     try:
         run = subprocess.run([sys.executable, str(ROOT / "bench" / bench), "--smoke"], cwd=tmp_path,
