@@ -15,6 +15,7 @@ from referee.pictures import board as pictures
 
 @pytest.fixture
 def svgs():
+    pictures.shutdown()   # no picture of an earlier test in this process kept: each is rendered here anew
     out = []
     for sample, numbers in ((FF, (1, 30)), (RS, (1, 4))):
         rules = registry.get(sample.name.removeprefix("demo-"))
@@ -35,9 +36,9 @@ def test_a_killed_worker_costs_no_picture(svgs):
     pictures.warm()
     pool = pictures._executor()
     assert pool is not None
+    pid = pool.submit(os.getpid).result()   # one worker (public API); one killed breaks the whole pool
     pictures.prerender(svgs)
-    for pid in list(pool._processes):     # the worker dies while it renders
-        os.kill(pid, signal.SIGKILL)
+    os.kill(pid, signal.SIGKILL)           # the worker dies while it renders
     assert [pictures.cached_png(svg) for svg in svgs] == [pictures.png_of(svg) for svg in svgs]
     # and the next close gets fresh workers
     pictures.prerender([svgs[0] + " "])
