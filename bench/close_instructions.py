@@ -40,12 +40,12 @@ def counted(mode: str, folder: Path, work: Path) -> None:
     """One process's part (run under callgrind, by the measured checkout's interpreter)."""
     import close_many as cm  # this checkout's bench, beside this file
 
-    from referee.turns import worker as close_worker
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.pictures import board as pictures
     from referee.runtime import gc_policy
     from referee.store import open_store
+    from referee.turns import worker as close_worker
 
     pictures.WORKERS = 0
     root = Path(tempfile.mkdtemp(dir=work))

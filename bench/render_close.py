@@ -32,13 +32,13 @@ TREE = Path(__file__).resolve().parent.parent
 
 
 def one(folder: Path, repeat: int = 1) -> dict:
-    from referee.turns import worker as close_worker
     from referee.app.referee import Referee
     from referee.authority.base import Settings
     from referee.render import renderer as render
     from referee.render import shared as render_shared
     from referee.runtime import gc_policy
     from referee.store import open_store
+    from referee.turns import worker as close_worker
     from referee.turns.compute import CloseCompute
     spent = {"render": 0.0, "games": 0.0}
     depth = [0]

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from referee_kit import SPEC, Clock, clock, game, make_referee, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.app.referee import Recipe
-from referee.turns.workers import ClosePool
 from referee.app.config import Config
+from referee.app.referee import Recipe
 from referee.store import open_store
+from referee.turns.workers import ClosePool
 
 MATCHES = 6
 SEATS = len(SPEC["players"])

@@ -18,8 +18,8 @@ from refkit import Outbox
 from test_close_pool_parts import real_league
 
 from referee.app.referee import Recipe
-from referee.turns.workers import ClosePool, default_workers
 from referee.pictures import board as pictures
+from referee.turns.workers import ClosePool, default_workers
 
 CLOSED = [("m0", 1), ("m1", 1)]
 

@@ -12,9 +12,9 @@ import pytest
 from referee_kit import Clock, clock, game, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.app.referee import Recipe
-from referee.turns.workers import ClosePool
 from referee.pictures import board as pictures
 from referee.runtime import gc_policy
+from referee.turns.workers import ClosePool
 
 
 @pytest.fixture(autouse=True)

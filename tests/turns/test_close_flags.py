@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from referee_kit import Clock, make_referee, toy_league
+from referee_kit import Clock, clock, game, make_referee, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.app.referee import Recipe
-from referee.turns.workers import ClosePool
 from referee.archive import record as archive_files
 from referee.store import location_of
 from referee.turns.flags import PendingFlags
-from referee_kit import clock, game, outbox, ref, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee.turns.workers import ClosePool
 
 MATCHES = 5
 
