@@ -225,6 +225,16 @@ def cpu_of(pids: list[int]) -> float:
     return total / tick
 
 
+def children() -> list[int]:
+    """This process's live child processes (/proc's ``children`` list of each of its threads): the
+    picture workers are found here rather than in a private attribute of their pool."""
+    found: list[int] = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            found += [int(pid) for pid in (task / "children").read_text().split()]
+    return found
+
+
 def cores_idle() -> float:
     """Seconds every core of the machine spent idle or waiting on the disk so far (/proc/stat): how
     much of the cores' time a tick left unused (the rest was its processes' CPU, or another's)."""
@@ -296,7 +306,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         games_before = games_own_work(inputs)   # warm and settled, as the tick that follows
         apart_before = games_own_work(inputs, together=False)
         pids = pool.pids() if pool is not None else []
-        drawers = sorted((pictures._pool._processes or {}).keys()) if pictures._pool is not None else []
+        drawers = sorted(set(children()) - set(pids))   # the picture workers: this process's other children
         workers_before, drawers_before = cpu_of(pids), cpu_of(drawers)
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         if profile:
