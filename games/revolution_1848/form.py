@@ -50,6 +50,9 @@ T = {
 }
 
 
+ORDER = ("play", "push", "on", "player", "party", "to", "if")   # a step's keys as the rules write them
+
+
 def label(ed, cid, lang) -> str:
     if cid in ed.persons:
         p = ed.persons[cid]
@@ -156,7 +159,7 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['standing'].format(what=what)}")
     lines.append(f"# {t['hand']}")
     lines += [f"#   {label(ed, c, lang)}" for c in d["hands"][player]]
-    kept = [_flow(s) for s in d.get("kept", {}).get(player, ())]   # the plan's waiting steps, kept as sent
+    kept = [_flow({k: s[k] for k in ORDER if k in s}) for s in d.get("kept", {}).get(player, ())]
     lines += [f"# {t['plan']}", f"# {t['as_is_kept' if kept else 'as_is']}", f"# {t['how']}", "steps:"]
     shown = [(_flow(s) if isinstance(s, dict) else s, _note(t, s, w)) for s, w in examples(d, ed, player)]
     width = max(len(s) for s in [*(s for s, _ in shown), *kept]) + 2
