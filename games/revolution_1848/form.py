@@ -26,6 +26,9 @@ T = {
            "if_answered": "nur, wenn seit deinem letzten Zug jemand Liberale (L) gespielt hat "
                           "(oder RR, DL, R, eine Karte, army)",
            "if_winning": "nur, wenn du den Stich gerade nicht gewinnst", "ask": "frag mich, statt weiterzuplanen",
+           "as_is_kept": "So zurückgeschickt, bleiben die Schritte, die noch auf ihre Bedingung warten, im Plan;"
+                         " sonst passt du.",
+           "kept": "wartet noch auf die Bedingung; lösche die Zeile, um den Schritt aufzugeben",
            "pass": "passen", "drawpref": "deine Wahl beim Nachziehen nach diesem Stich (person oder zusatz)"},
     "en": {"draw": "Drawing: one card of your choice — person (person card) or zusatz (Zusatzkarte).",
            "draw_as_is": "sent back as it is: you draw {kind}",
@@ -40,8 +43,14 @@ T = {
            "two commanders tie", "push": "push: the card face down under its stack, you stay in",
            "if_answered": "only if someone played Liberals (L) since your last play (or RR, DL, R, a card, army)",
            "if_winning": "only if you are not winning the trick now", "ask": "ask me instead of planning further",
+           "as_is_kept": "Sent back as it is, the steps still waiting for their condition stay in your plan;"
+                         " otherwise you pass.",
+           "kept": "still waiting for its condition; delete the line to give the step up",
            "pass": "pass", "drawpref": "your choice when drawing after this trick (person or zusatz)"},
 }
+
+
+ORDER = ("play", "push", "on", "player", "party", "to", "if")   # a step's keys as the rules write them
 
 
 def label(ed, cid, lang) -> str:
@@ -150,10 +159,12 @@ def order_form(state, player: str, lang: str) -> str:
     lines.append(f"# {t['standing'].format(what=what)}")
     lines.append(f"# {t['hand']}")
     lines += [f"#   {label(ed, c, lang)}" for c in d["hands"][player]]
-    lines += [f"# {t['plan']}", f"# {t['as_is']}", f"# {t['how']}", "steps:"]
+    kept = [_flow({k: s[k] for k in ORDER if k in s}) for s in d.get("kept", {}).get(player, ())]
+    lines += [f"# {t['plan']}", f"# {t['as_is_kept' if kept else 'as_is']}", f"# {t['how']}", "steps:"]
     shown = [(_flow(s) if isinstance(s, dict) else s, _note(t, s, w)) for s, w in examples(d, ed, player)]
-    width = max(len(s) for s, _ in shown) + 2
+    width = max(len(s) for s in [*(s for s, _ in shown), *kept]) + 2
     lines += [f"  # - {s.ljust(width)}# {note}".rstrip() for s, note in shown]
+    lines += [f"  - {s.ljust(width + 2)}# {t['kept']}" for s in kept]
     draw = f"# draw: {default_draw(d, ed, player)}"
     lines += [f"  - pass{' ' * (width - 2)}# {t['pass']}",
               f"{draw}{' ' * max(6 + width - len(draw), 1)}# {t['drawpref']}", ""]

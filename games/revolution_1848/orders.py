@@ -160,4 +160,8 @@ MESSAGES.update({
     "if.answered": {"de": "noch niemand hat mit {what} geantwortet", "en": "nobody has answered with {what} yet"},
     "if.winning": {"de": "du gewinnst den Stich gerade nicht", "en": "you are not winning the trick now"},
     "if.not_winning": {"de": "du gewinnst den Stich gerade", "en": "you are winning the trick now"},
+    # the same reasons naming the player, for everyone else's report ({who}, {whose}: the name)
+    "card.not_in_hand.of": {"de": "{card} ist nicht auf {whose} Hand.", "en": "{card} is not in {whose} hand."},
+    "if.winning.of": {"de": "{who} gewinnt den Stich gerade nicht", "en": "{who} is not winning the trick now"},
+    "if.not_winning.of": {"de": "{who} gewinnt den Stich gerade", "en": "{who} is winning the trick now"},
 })

@@ -12,7 +12,7 @@ from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
 from .picture import STANDINGS_MESSAGES
 from .state import State, clone, deep, load_state, new_data
-from .trick import default_draw, describe, draw_all, draw_choice, start_trick, walk
+from .trick import default_draw, describe, draw_all, draw_choice, start_trick, take_kept, walk
 
 
 def _entries(log: list) -> list[LogEntry]:
@@ -187,10 +187,13 @@ class Revolution1848:
         else:
             for p in d["awaiting"]:
                 o = orders.get(p)
+                kept = take_kept(d, p)   # a new plan replaces the waiting steps; without one they stay
                 if o is None or any(x.is_error for x in self.validate(state, p, o)):
-                    log.append(("orders_defaulted", {"player": p}, None))
+                    log.append(("orders_defaulted", {"player": p, **({"kept": len(kept)} if kept else {})}, None))
                     o = self.default_orders(state, p)
-                d["plans"][p] = o.plan()
+                else:
+                    kept = []
+                d["plans"][p] = kept + o.plan()
                 if o.draw is not None:
                     d["draw_pref"][p] = o.draw
             walk(d, ed, log)

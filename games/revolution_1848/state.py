@@ -49,7 +49,7 @@ def _trick(t: dict) -> dict:
 
 
 def clone(d: dict) -> dict:
-    return {
+    out = {
         "players": d["players"], "edition": d["edition"], "stage": d["stage"], "turn": d["turn"],
         "persons_deck": list(d["persons_deck"]), "zusatz_deck": list(d["zusatz_deck"]),
         "ablauf": list(d["ablauf"]), "set_aside": list(d["set_aside"]), "out": list(d["out"]),
@@ -61,6 +61,9 @@ def clone(d: dict) -> dict:
         "draw_pref": dict(d["draw_pref"]), "awaiting": list(d["awaiting"]),
         "last_result": d["last_result"], "outcome": d["outcome"],
     }
+    if "kept" in d:   # conditional steps kept while their player is asked (trick.keep)
+        out["kept"] = {p: list(v) for p, v in d["kept"].items()}
+    return out
 
 
 def deep(x: Any) -> Any:

@@ -73,6 +73,8 @@ def draw_all(d, ed, order: list[str], log) -> list[str]:
 
 def start_trick(d, ed, log) -> None:
     t = d["trick"]
+    for p in d["players"]:   # steps still waiting for their condition go on into the next trick
+        keep(d, p, [s for s in [*d.get("kept", {}).get(p, ()), *(d["plans"][p] or ())] if _waits(d, p, s)])
     d["trick"] = new_trick(t["opener"], d["players"])
     d["plans"] = {p: None for p in d["players"]}
     d["stage"] = "trick"
@@ -111,12 +113,13 @@ def walk(d, ed, log) -> None:
             return
         choice = follow_plan(plan, lambda s, p=p: [_P(c) for c, _ in step_problems(d, ed, p, s)])
         skipped = [_skipped(d, ed, p, plan[i]) for i, _ in choice.failed]
-        # a step with a condition waits for it ("answer when X happens"), for the whole trick
+        # a step with a condition waits for it ("answer when X happens") until it fires or a new plan comes
         waiting = [plan[i] for i, _ in choice.failed if _waits(d, p, plan[i])]
         for entry, (i, _) in zip(skipped, choice.failed, strict=True):
             entry["kept"] = _waits(d, p, plan[i])
         if choice.index is None:
             d["plans"][p] = None
+            keep(d, p, waiting)   # asked: the waiting steps stay unless the answer is a new plan
             log.append(("plan_stopped", {"player": p, "asked": choice.asked, "skipped": skipped}, (p,)))
             log.append(("asked", {"player": p}, None))
             d["awaiting"] = [p]
@@ -131,6 +134,26 @@ def walk(d, ed, log) -> None:
     raise RuntimeError("trick did not end")   # unreachable by the bounds in RULES A7
 
 
+def keep(d, p, steps) -> None:
+    """Set ``p``'s steps kept while asked; the field ``kept`` exists only while some are
+    (so a match where nothing waits keeps the state it always had)."""
+    kept = d.get("kept", {})
+    kept.pop(p, None)
+    if steps:
+        kept[p] = list(steps)
+    if kept:
+        d["kept"] = kept
+    else:
+        d.pop("kept", None)
+
+
+def take_kept(d, p) -> list:
+    """``p``'s kept steps, now leaving the store (into a plan, or replaced by a new one)."""
+    steps = d.get("kept", {}).get(p, [])
+    keep(d, p, [])
+    return steps
+
+
 def _waits(d, p, step) -> bool:
     """A step that did not run stays in the plan if it has a condition and its card is still in hand."""
     if not isinstance(step, dict) or not step.get("if"):
@@ -139,12 +162,21 @@ def _waits(d, p, step) -> bool:
 
 
 def _skipped(d, ed, p, step) -> dict:
-    """A step that could not run, with why in both languages (for the player's report)."""
-    why = {}
-    for lang in ("de", "en"):
-        why[lang] = "; ".join(MESSAGES.get(c, {}).get(lang, c).format(**params)
-                              for c, params in step_problems(d, ed, p, step))
-    return {"step": describe(ed, step), "why": why}
+    """A step that could not run, with why in both languages: ``why`` as the player reads it
+    and, where that speaks to the player ("not in your hand"), ``why_of`` naming them for
+    everyone else, with {who} and {whose} for the report to fill in with the player's name."""
+    probs = step_problems(d, ed, p, step)
+    out = {"step": describe(ed, step), "why": _reasons(probs, "")}
+    if any(c + ".of" in MESSAGES for c, _ in probs):
+        out["why_of"] = _reasons(probs, ".of")
+    return out
+
+
+def _reasons(probs, form: str) -> dict:
+    tokens = {"who": "{who}", "whose": "{whose}"}
+    return {lang: "; ".join((MESSAGES.get(c + form) or MESSAGES.get(c, {})).get(lang, c).format(**tokens, **params)
+                            for c, params in probs)
+            for lang in ("de", "en")}
 
 
 def describe(ed, step) -> str:
@@ -156,8 +188,9 @@ def describe(ed, step) -> str:
     for k in ("on", "player", "party", "to"):
         if step.get(k):
             what += f", {k}: {step[k]}"
-    if step.get("if"):
-        what += ", if: " + ", ".join(f"{k}: {v}" for k, v in step["if"].items())
+    if step.get("if"):   # as the player writes it: true/false, not Python's True/False
+        what += ", if: " + ", ".join(f"{k}: {str(v).lower() if isinstance(v, bool) else v}"
+                                     for k, v in step["if"].items())
     return what
 
 

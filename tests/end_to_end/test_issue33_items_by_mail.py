@@ -263,3 +263,51 @@ def test_item_1848_plurals_written_out_in_the_report_mail(ref, outbox, lang, lef
     assert re.search(left, report), report
     assert re.search(r"Hand 1 Person,|hand 1 person,", report), report   # ada pushed her other person
     assert not re.search(r"\w\((s|e|n)\)", report), report
+
+
+@pytest.mark.parametrize("lang,kept,line", [("de", "bleibt im Plan", "wartet noch auf die Bedingung"),
+                                            ("en", "stays in the plan", "still waiting for its condition")])
+def test_item_1848_a_conditional_step_stays_past_ask_and_the_trick_until_a_new_plan_by_mail(ref, outbox, lang, kept,
+                                                                                           line):
+    t = table(ref, outbox, "revolution_1848", lang, SEATS[:2])
+    d = t.state().d
+    first = d["players"][d["trick"]["actor"]]
+    second = next(p for p in SEATS[:2] if p != first)
+    person = next(c for c in d["hands"][first] if c.startswith("PE"))
+    waiting = f"{{play: {person}, if: {{winning: true}}}}"      # the opener never wins an empty table
+    assert t.send(first, f"steps:\n  - {waiting}\n  - ask\n")[0] == "accepted"
+    assert t.send(second, "steps: [pass]\n")[0] == "accepted"
+    ref.force("m33")
+    mail = "\n".join(reports(outbox, first))
+    assert kept in mail and f"  - {waiting}" in mail and line in mail, mail
+    # the form sent back as it came keeps the step, past the end of this trick into the next
+    outcome, reply = t.send(first, t.form(first, lang))
+    assert outcome == "accepted", reply
+    ref.force("m33")
+    outbox.flush()
+    d = t.state().d
+    assert d["tricks"] == 2 and d["kept"][first] == [{"play": person, "if": {"winning": True}}]
+    assert f"  - {waiting}" in t.form(first, lang)
+    # a new plan replaces it
+    assert t.send(first, "steps: [pass]\n")[0] == "accepted"
+    ref.force("m33")
+    assert first not in t.state().d.get("kept", {})
+
+
+@pytest.mark.parametrize("lang,own,gms", [("de", "ist nicht auf deiner Hand", "ist nicht auf {name}s Hand"),
+                                          ("en", "is not in your hand", "is not in {name}'s hand")])
+def test_item_1848_the_gms_report_names_the_player_in_a_skip_reason_by_mail(ref, outbox, lang, own, gms):
+    t = table(ref, outbox, "revolution_1848", lang, SEATS[:2])
+    d = t.state().d
+    first = d["players"][d["trick"]["actor"]]
+    second = next(p for p in SEATS[:2] if p != first)
+    person = next(c for c in d["hands"][first] if c.startswith("PE"))
+    assert t.send(first, f"steps:\n  - {{play: {person}}}\n  - {{play: {person}}}\n  - pass\n")[0] == "accepted"
+    assert t.send(second, "steps: [pass]\n")[0] == "accepted"
+    ref.force("m33")
+    mails = outbox.flush()
+    player = "\n".join(text_of(m) for m in to(mails, f"{first}@example.org"))
+    gm = "\n".join(text_of(m) for m in to(mails, "gm@example.org"))
+    assert f"{person} {own}" in player, player
+    named = f"{person} {gms.format(name=first.title())}"
+    assert named in gm and own not in gm, gm
