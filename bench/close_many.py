@@ -68,137 +68,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+from _league import START, Clock, build, games_inputs, games_own_work, league, orders_in, spec_of, views_of  # noqa: E402, F401  (named here too: other benches import them from close_many)
+from _procfs import children, cores_idle, cpu_of, db_size, peak_rss_of, size_of  # noqa: E402
+
 from referee.app.referee import Recipe, Referee  # noqa: E402
 from referee.authority.base import Settings  # noqa: E402
-from referee.game_api import contract, registry  # noqa: E402
-from referee.game_api.contract import GM, Rng, derive_seed  # noqa: E402
-from referee.game_api.scripted import random_player  # noqa: E402
 from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.pictures import board as pictures  # noqa: E402
 from referee.runtime import gc_policy  # noqa: E402
 from referee.store import open_store  # noqa: E402
 from referee.turns import worker as close_worker  # noqa: E402
 from referee.turns.workers import ClosePool, default_workers  # noqa: E402
-
-# the readers' views as the close asks them; a checkout from before contract.views_of (measured against,
-# bench/close_instructions.py --against) asked view once a reader
-views_of = getattr(contract, "views_of", None) or (lambda rules, state, viewers: {v: rules.view(state, v) for v in viewers})
-
-START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def league(i: int) -> tuple[str, list[str], str]:
-    """The i-th match of the mix: (game, seats, language)."""
-    if i % 2 == 0:
-        return "founding_fathers", [f"f{k}" for k in range(3 + (i // 2) % 3)], ("en", "de")[(i // 2) % 2]
-    return "perricumer_ratsspiel", [f"r{k}" for k in range(5 + (i // 2) % 8)], "de"
-
-
-def spec_of(i: int) -> dict:
-    game, seats, lang = league(i)
-    spec = {"id": f"m{i:04d}", "game": game, "lang": lang, "gm": f"gm{i % 50}@league.test",
-            "timezone": "Europe/Berlin", "schedule": {"period": "48h"}, "early_close": False,
-            "players": [{"id": s, "name": s.title(), "email": f"{s}.{i}@league.test"} for s in seats]}
-    sample = getattr(registry.get(game), "sample_options", None)
-    if callable(sample):
-        spec["options"] = sample(seats)
-    return spec
-
-
-def orders_in(ref: Referee, match_id: str, rng: Rng) -> None:
-    """Every awaited player's random orders, stored as an accepted mail would store them."""
-    rules = registry.get(ref.store.match(match_id)["game"])
-    turn = ref.store.current_turn(match_id)
-    state = rules.load(turn["state"])
-    rand = random_player(rules)
-    with ref.store.transaction():
-        for pid in sorted(turn["awaiting"]):
-            if pid.startswith("@"):
-                continue
-            ref.store.put_submission(match_id, turn["number"], pid, rand(state, pid, rng),
-                                     f"<{match_id}.{turn['number']}.{pid}@league.test>", "0" * 64, ref.now())
-
-
-def build(root: Path, n: int, turns: int, settings: Settings | None = None) -> tuple[Referee, Clock]:
-    """N matches of the mix, ``turns`` turns in, every awaited player's orders in, the clock past their deadline."""
-    clock = Clock()
-    ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                  settings=settings or Settings(address="referee@league.test"))
-    rng = Rng(derive_seed("close_many", n))
-    for i in range(n):
-        ref.create_match(spec_of(i), seed=f"league-{i}")
-    ref.tick()
-    for _ in range(turns + 1):
-        for i in range(n):
-            orders_in(ref, f"m{i:04d}", rng)
-        if _ < turns:
-            clock.now += timedelta(hours=49)
-            ref.tick()
-    with ref.store.transaction():  # the build's own mail is not what is measured
-        ref.store._db.execute("DELETE FROM outbox")
-    clock.now += timedelta(hours=49)
-    return ref, clock
-
-
-def games_inputs(ref: Referee, n: int) -> list:
-    """What the games' own work of every due close starts from, read once: (rules, turn, orders, seats, lang);
-    only the open turns, which the tick closes."""
-    work = []
-    for i in range(n):
-        match = ref.store.match(f"m{i:04d}")
-        rules = registry.get(match["game"])
-        turn = ref.store.current_turn(match["id"])
-        if turn is None or turn["status"] != "open":   # a match that ended: the tick closes nothing there
-            continue
-        subs = ref.store.submissions(match["id"], turn["number"])
-        work.append((rules, turn, subs, [p["id"] for p in ref.store.players(match["id"])],
-                     match["spec"].get("language") or "en"))
-    return work
-
-
-def games_own_work(work: list, together: bool = True) -> float:
-    """CPU seconds for what the games do in a close: load, resolve, view and order form for every
-    reader, as the close asks for them (every reader's view at once, ``views_of``; not
-    ``together``: one ``view`` call a reader, as closes did before) and under the close's
-    collector policy (``gc_policy.closing_pass``)."""
-    t = time.process_time()
-    with gc_policy.closing_pass():
-        for rules, turn, subs, seats, lang in work:
-            state = rules.load(turn["state"])
-            orders = {p: rules.order_schema(state, stage).model_validate(subs[p]["orders"]) if p in subs
-                      else rules.default_orders(state, p) for p, stage in sorted(turn["awaiting"].items())}
-            res = rules.resolve(state, orders, Rng(turn["seed"]))
-            after, readers = rules.awaiting(res.state), seats + [None, GM]
-            if together:
-                views_of(rules, res.state, readers)
-            else:
-                for viewer in readers:
-                    rules.view(res.state, viewer)
-            for viewer in readers:
-                if viewer in after:
-                    rules.order_form(res.state, viewer, lang)
-    return time.process_time() - t
-
-
-def size_of(folder: Path) -> int:
-    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
-
-
-def db_size(root: Path) -> int:
-    """The store's bytes on disk (the database, its write-ahead log and index)."""
-    return sum(f.stat().st_size for f in root.glob("referee.sqlite*"))
 
 
 def built(n: int, turns: int, folder: Path) -> None:
@@ -210,49 +94,6 @@ def built(n: int, turns: int, folder: Path) -> None:
     ref.store.checkpoint()
     ref.store.close()
     (folder / "clock.json").write_text(json.dumps({"now": clock.now.isoformat(), "build_s": time.perf_counter() - t}))
-
-
-def cpu_of(pids: list[int]) -> float:
-    """User + system CPU seconds of live processes (from /proc: RUSAGE_CHILDREN counts only those ended)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / tick
-
-
-def children() -> list[int]:
-    """This process's live child processes (/proc's ``children`` list of each of its threads): the
-    picture workers are found here rather than in a private attribute of their pool."""
-    found: list[int] = []
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        with contextlib.suppress(OSError, ValueError):
-            found += [int(pid) for pid in (task / "children").read_text().split()]
-    return found
-
-
-def cores_idle() -> float:
-    """Seconds every core of the machine spent idle or waiting on the disk so far (/proc/stat): how
-    much of the cores' time a tick left unused (the rest was its processes' CPU, or another's)."""
-    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
-    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_rss_of(pids: list[int]) -> float:
-    """The largest peak resident set (MB) of live processes (their VmHWM)."""
-    peak = 0
-    for pid in pids:
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peak = max(peak, int(line.split()[1]))
-        except (OSError, ValueError):
-            pass
-    return peak / 1024
 
 
 def pictures_ready() -> None:

@@ -41,7 +41,7 @@ def _err(code: str, **params) -> Problem:
 class RatsspielRules:
     name = "perricumer_ratsspiel"
     title = "Das Perricumer Ratsspiel"
-    version = "1.0"
+    version = "1.1"   # 1.1: the seat order is kept where it is not sorted (picture colours); 1.0 archives with unsorted seats replay differently
     languages = ("de", "en")
     min_players = 1
     max_players = 24

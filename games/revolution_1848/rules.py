@@ -90,7 +90,7 @@ ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
 class Revolution1848:
     name = "revolution_1848"
     title = "1848"
-    version = "1.0"
+    version = "1.1"   # 1.1: a conditional step that has not fired is kept (state field "kept"); 1.0 archives where one waited replay differently
     languages = ("de", "en")
     min_players = 2
     max_players = 4

@@ -89,7 +89,7 @@ class Lookups:
         deadline = datetime.fromisoformat(turn["deadline"]) if turn and turn.get("deadline") else None
         if deadline is None and not ended:
             return None
-        from referee.render.calendar import deadline_ics   # icalendar only where a mail carries a deadline
+        from referee.render.calendar import deadline_ics  # icalendar only where a mail carries a deadline
 
         spec = match["spec"]
         return deadline_ics(match_id=match["id"], title=spec.get("title") or self.rules(match).title,

@@ -23,7 +23,6 @@ import tempfile
 from datetime import datetime
 from pathlib import Path
 
-
 ASIDE = "referee_restore_aside"
 PLAIN = re.compile(r"[a-z_][a-z0-9_]{0,62}")   # a schema name a restore goes on with: no quoting games   # a schema of the dump's name kept out of the way while restoring
 
@@ -37,7 +36,7 @@ def _program(name: str) -> str:
 
 def _env() -> dict[str, str]:
     """The environment for the client programs: the store's password as libpq's."""
-    from referee.store.postgres import PASSWORD_ENV   # psycopg only where PostgreSQL is used
+    from referee.store.postgres import PASSWORD_ENV  # psycopg only where PostgreSQL is used
 
     env = dict(os.environ)
     if os.environ.get(PASSWORD_ENV):   # the store prefers it to PGPASSWORD: so does its backup

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 import pytest
+from processes import kill_stopped_while
 from referee_kit import Clock, clock, game, outbox, ref, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 from refkit import Outbox
 from test_close_pool_parts import real_league
@@ -57,13 +58,6 @@ def assert_sent_with_their_pictures(ref, out: Path) -> int:
             assert len(images) <= 1
     assert got == expected
     return sum(1 for png in expected.values() if png is not None)
-
-
-def _stopped(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
-    except (OSError, IndexError):
-        return False
 
 
 @pytest.fixture
@@ -121,17 +115,9 @@ def test_a_worker_killed_after_its_commit_before_handing_back_its_pictures_loses
         seen = set(pool.pids())
         ticking = threading.Thread(target=lambda: done.append(ref.tick(pool=pool)))
         ticking.start()
-        deadline = time.monotonic() + 240
-        while ticking.is_alive() and time.monotonic() < deadline:
-            for pid in pool.pids():
-                if _stopped(pid):
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-            time.sleep(0.05)
+        killed += kill_stopped_while(ticking.is_alive, pool.pids, 240)
         ticking.join(timeout=10)
-        for pid in seen:   # a worker stopped after the pool broke (no longer listed) would never end
-            if _stopped(pid):
-                os.kill(pid, signal.SIGKILL)
+        kill_stopped_while(lambda: True, lambda: seen, 0.06)   # one stopped after the pool broke (no longer listed) would never end
         assert not ticking.is_alive() and killed >= 1 and done[0].closed == [] and done[0].more
         # the stopped worker's close committed; one cut short by the broken pool did not (closed next)
         lost = [m for m, _ in CLOSED if ref.store.current_turn(m)["number"] == 2]

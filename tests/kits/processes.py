@@ -45,3 +45,20 @@ def alive(processes: dict[int, bytes]) -> dict[int, str]:
         if fields and fields[19] == start and fields[0] not in (b"Z", b"X"):
             left[pid] = fields[0].decode()
     return left
+
+
+def kill_stopped_while(going, pids, within: float) -> int:
+    """SIGKILL each process of ``pids()`` found stopped (a worker that stopped itself where a test
+    wants it killed) while ``going()`` and for ``within`` seconds at most; how many were killed."""
+    import os
+    import signal
+    import time
+
+    killed, deadline = 0, time.monotonic() + within
+    while going() and time.monotonic() < deadline:
+        for pid in pids():
+            if state(pid) == "T":
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        time.sleep(0.05)
+    return killed

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import toygame
+from processes import kill_stopped_while
 from referee_kit import BOSS, REFEREE, SPEC, Clock, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.app.referee import Recipe, Referee
@@ -77,13 +78,6 @@ def test_two_services_workers_closing_one_league_try_each_match_once(league, tmp
     assert len(rows) == len(set(rows)) == MATCHES * (len(SPEC["players"]) + 1)
 
 
-def _stopped(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
-    except (OSError, IndexError):
-        return False
-
-
 def test_a_worker_killed_in_the_middle_of_a_close_leaves_its_match_to_close_once_later(league, monkeypatch):
     location, ref, clock = league
     monkeypatch.setenv("REFEREE_CRASH_AT", "close.before_commit")   # every worker stops in its first commit
@@ -94,13 +88,7 @@ def test_a_worker_killed_in_the_middle_of_a_close_leaves_its_match_to_close_once
         pool.warm()
         ticking = threading.Thread(target=lambda: done.append(ref.tick(pool=pool)))
         ticking.start()
-        deadline, killed = time.monotonic() + 240, 0
-        while ticking.is_alive() and time.monotonic() < deadline:
-            for pid in pool.pids():
-                if _stopped(pid):
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-            time.sleep(0.05)
+        killed = kill_stopped_while(ticking.is_alive, pool.pids, 240)
         ticking.join(10)
         assert killed >= 1 and done[0].closed == [] and done[0].more
         assert numbers(ref) == [1] * MATCHES
