@@ -100,6 +100,8 @@ def _run(base: Path, seed: str, games: list[str] | None, say) -> int:
         shutil.rmtree(cfg.archive / match_id, ignore_errors=True)
         with demo_keys(f"{seed}:{name}"):
             outcome = _play(name, match_id, seed, ref, service, clock, cfg, say)
+        ref.store.checkpoint()   # the write-ahead log folded in: the store on disk is its file alone
+        ref.store.close()
         say(f"{match_id}: finished — {outcome}")
     say(f"archive: {base / 'turns'}/ (replay with: referee replay {base / 'turns'}/demo-<game>); "
         f"the mails of the first and the last {KEEP_TURNS} turns: {base / 'demo'}/<game>/mail/out")
