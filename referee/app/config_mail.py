@@ -115,9 +115,6 @@ class _Login(_Strict):
             raise ValueError(f"give only one of {', '.join(given)}")
         return self
 
-    def login_given(self) -> bool:
-        return any(getattr(self, n) is not None for n in ("password", "password_env", "password_command", "oauth2"))
-
     def secret(self) -> str:
         """The password (not for oauth2: see ``tokens``)."""
         what = self.KIND
@@ -165,23 +162,26 @@ class SmtpOut(_Login):
         return None if self.user is None else super().secret()
 
 
-class MailIn(_Strict):
+class _OneWay(_Strict):
+    """A mail direction: a Maildir or a server (``SERVER`` names its field), exactly one of them."""
+    SECTION: ClassVar[str]
+    SERVER: ClassVar[str]
     maildir: Path | None = None
+
+    @model_validator(mode="after")
+    def _one(self):
+        if (self.maildir is None) == (getattr(self, self.SERVER) is None):
+            raise ValueError(f"{self.SECTION} needs exactly one of 'maildir' or '{self.SERVER}'")
+        return self
+
+
+class MailIn(_OneWay):
+    SECTION: ClassVar[str] = "mail_in"
+    SERVER: ClassVar[str] = "imap"
     imap: ImapIn | None = None
 
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.maildir is None) == (self.imap is None):
-            raise ValueError("mail_in needs exactly one of 'maildir' or 'imap'")
-        return self
 
-
-class MailOut(_Strict):
-    maildir: Path | None = None
+class MailOut(_OneWay):
+    SECTION: ClassVar[str] = "mail_out"
+    SERVER: ClassVar[str] = "smtp"
     smtp: SmtpOut | None = None
-
-    @model_validator(mode="after")
-    def _one(self):
-        if (self.maildir is None) == (self.smtp is None):
-            raise ValueError("mail_out needs exactly one of 'maildir' or 'smtp'")
-        return self

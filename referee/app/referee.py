@@ -82,10 +82,6 @@ class Referee:
             self.close_guard.sweep()
         return self.closing.tick(budget) if pool is None else pool.tick(self, budget)
 
-    def closing_allowed(self, match_id: str) -> bool:
-        """Before a tick's close is queued for the workers: the close guard's word, and the pass's snapshot."""
-        return self.closing.allowed(match_id)
-
     def mail_read(self) -> None:
         """The service read the whole mailbox: the heartbeat outages are measured by."""
         self.outages.mail_read()

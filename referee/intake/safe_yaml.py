@@ -82,7 +82,7 @@ class StrictConstructor(SafeConstructor):
 StrictConstructor.add_constructor("tag:yaml.org,2002:int", StrictConstructor.construct_yaml_int)
 
 try:  # libyaml
-    from yaml.cyaml import CParser as _Parser   # the parser PyYAML's own CSafeLoader is built on
+    from yaml.cyaml import CParser as _Parser  # the parser PyYAML's own CSafeLoader is built on
     WITH_LIBYAML = True
 except ImportError:  # pragma: no cover - depends on the build of PyYAML
     WITH_LIBYAML = False

@@ -125,11 +125,6 @@ def void_pending_address(store, match: str, player: str) -> None:
     store._exec("UPDATE address_changes SET code_hash='' WHERE match=? AND player=?", (match, player))
 
 
-def pending_for_sender(store, match: str, sender: str) -> list[dict]:
-    """The changes waiting for a code from ``sender`` in ``match``."""
-    return store._all("SELECT * FROM address_changes WHERE match=? AND new_email=?", (match, sender.lower()))
-
-
 def change_address(store, match: str, player: str, new_email: str, at: datetime) -> None:
     """The seat plays from ``new_email`` now; its key stays (the history keeps the old address)."""
     old = store._one("SELECT email FROM players WHERE match=? AND id=?", (match, player))

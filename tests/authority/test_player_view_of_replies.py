@@ -81,11 +81,17 @@ def pause(ref, keys):
     return ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: pause\n")))
 
 
-def test_orders_accepted_while_paused_say_the_deadline_is_stopped(ref, outbox):
+def paused_match(ref, outbox) -> dict:
+    """The match created and paused by its GM, the mails so far sent; the keys."""
     ref.create_match(SPEC)
     keys = keys_of(outbox)
     assert pause(ref, keys).reason == "pause"
     outbox.flush()
+    return keys
+
+
+def test_orders_accepted_while_paused_say_the_deadline_is_stopped(ref, outbox):
+    keys = paused_match(ref, outbox)
     ref.handle(inbound("ann@example.org", doc("ann", keys["ann"], "turn: 1\norders:\n  bid: 2\n")))
     ref.handle(inbound("bob@example.org", doc("bob", keys["bob"], "turn: 1\norders:\n  bid: 1\n")))
     sent = outbox.flush()
@@ -96,10 +102,7 @@ def test_orders_accepted_while_paused_say_the_deadline_is_stopped(ref, outbox):
 
 def test_an_extend_while_paused_states_the_new_deadline(ref, outbox):
     # issue 33: the "Deadline moved" notice of a paused match named no deadline at all
-    ref.create_match(SPEC)
-    keys = keys_of(outbox)
-    assert pause(ref, keys).reason == "pause"
-    outbox.flush()
+    keys = paused_match(ref, outbox)
     ref.handle(inbound("gm@example.org", doc("@gm", keys["gm"], "command: extend\nby: 24h\n")))
     sent = outbox.flush()
     [ann] = [m for m in to(sent, "ann@example.org") if "Deadline moved" in m["Subject"]]

@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from storefix import backend, location, store_at  # noqa: F401  (the fixtures, on both backends)
 
 from referee.store import closing as close_rows
 from referee.store import open_store
@@ -16,17 +17,10 @@ from referee.store import open_store
 TURNS = [(f"m{i:03d}", 1) for i in range(60)]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def two(request, tmp_path):
-    """Two connections to one store: a SQLite file, or a PostgreSQL schema (the kit's server)."""
-    if request.param == "sqlite":
-        location = str(tmp_path / "referee.sqlite")
-    else:
-        location = request.getfixturevalue("postgres").new_schema()
-    a, b = open_store(location), open_store(location)
-    yield a, b
-    a.close()
-    b.close()
+@pytest.fixture
+def two(store_at):
+    """Two connections to one store: a SQLite file, or a PostgreSQL schema (storefix's backends)."""
+    return store_at(), store_at()
 
 
 def test_two_workers_claiming_at_once_never_claim_one_turn_both(two):
