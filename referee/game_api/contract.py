@@ -273,6 +273,22 @@ class GameRules(Protocol):
     #     for each (the conformance test checks it).  A game whose views have a part
     #     in common builds it once and hands every viewer the very same object: a
     #     close reads a view once a reader, and never writes to one.
+    # order_choices(state, player, lang) -> {path: [{"value": v, "label": text}, ...]}
+    #     The player's legal choices in this position, for the clickable order page
+    #     (issue 36): ``path`` is a dotted path into the ``orders:`` mapping with ``*``
+    #     for any list item ("steps.*.card", "phases.vote.choice"); ``label`` is in
+    #     ``lang`` and uses the report's words.  The page takes the structure from the
+    #     stage's JSON Schema and offers these values where a path matches; {} when
+    #     the player owes nothing.
+    # random_orders(state, player, rng) -> dict
+    #     One legal ``orders:`` mapping drawn at random (scripted players, the demo,
+    #     the conformance test, and the bots' candidate moves and play-outs).
+    # determinize(state, player, rng) -> state
+    #     A state the player cannot tell from ``state``: everything ``view(state,
+    #     player)`` shows kept, everything hidden from the player (other hands, the
+    #     order of decks, secret agendas, other seats' pending plans) drawn anew from
+    #     ``rng``.  The result depends only on that view and ``rng`` (issue 35: a bot
+    #     never reads what its seat may not see; it searches over such states).
 
 
 def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
