@@ -1,7 +1,7 @@
 """The layers hold (docs/INTERNALS.md, DESIGN.md "A package per job"): every import of the referee's
 own modules, at module level or inside a function, runs one way, and no module reaches itself again.
 
-    app → site → turns → authority → intake, render, pictures, outbox, archive, store, mail, runtime → game_api ← games
+    app → site → turns → authority → intake, render, pictures, outbox, bots, archive, store, mail, runtime → game_api ← games
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RANK = {"game_api": 0, "intake": 1, "render": 1, "pictures": 1, "outbox": 1, "archive": 1, "store": 1, "mail": 1,
+RANK = {"game_api": 0, "intake": 1, "render": 1, "pictures": 1, "outbox": 1, "archive": 1, "store": 1, "mail": 1, "bots": 1,
         "runtime": 1, "authority": 2, "turns": 3, "site": 4, "app": 5}
 
 
