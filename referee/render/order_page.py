@@ -132,7 +132,7 @@ def _skeleton() -> tuple[str, ...]:
     csp = (f"default-src 'none'; script-src {digest(js)}; style-src {digest(css)}; "
            "img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'")
     pieces = _SLOT.split(html)
-    pieces[1::2] = [{"CSS": css, "JS": js, "CSP": csp}.get(name, "{{%s}}" % name) for name in pieces[1::2]]
+    pieces[1::2] = [{"CSS": css, "JS": js, "CSP": csp}.get(name, "{{" + name + "}}") for name in pieces[1::2]]
     return tuple(_SLOT.split("".join(pieces)))
 
 

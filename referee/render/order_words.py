@@ -21,7 +21,8 @@ WORDS: dict[str, dict[str, str]] = {
         "num": "A number, please.", "lo": "At least {n}.", "hi": "At most {n}.", "long": "At most {n} characters.",
         "many": "At most {n} entries.", "few": "At least {n} entries.", "offer": "Not among the choices offered.",
         "bad": "Problems to fix: {n}.", "ok": "The orders are complete.", "yes": "yes",
-        "to": "To", "subject": "Subject",
+        "to": "To", "subject": "Subject", "k_arr": "a list", "k_str": "a text", "k_int": "a number",
+        "k_num": "a number", "k_bool": "yes or no",
     },
     "de": {
         "title": "Befehle für Zug {turn}",
@@ -41,7 +42,8 @@ WORDS: dict[str, dict[str, str]] = {
         "num": "Bitte eine Zahl.", "lo": "Mindestens {n}.", "hi": "Höchstens {n}.", "long": "Höchstens {n} Zeichen.",
         "many": "Höchstens {n} Einträge.", "few": "Mindestens {n} Einträge.", "offer": "Nicht unter den angebotenen Möglichkeiten.",
         "bad": "Noch zu beheben: {n}.", "ok": "Die Befehle sind vollständig.", "yes": "ja",
-        "to": "An", "subject": "Betreff",
+        "to": "An", "subject": "Betreff", "k_arr": "eine Liste", "k_str": "ein Text", "k_int": "eine Zahl",
+        "k_num": "eine Zahl", "k_bool": "ja oder nein",
     },
 }
 SUBJECT = {"en": "Orders {match} turn {turn}", "de": "Befehle {match} Zug {turn}"}

@@ -59,7 +59,7 @@ function optLabel(cp, n, v) {
 function kindLabel(cp, n) {
   if (n.t === "const") return optLabel(cp, n, n.v);
   var name = n.tag !== undefined ? n.tag : (n.ti || n.t);
-  return LB["kind." + cp + "." + name] || human(name);
+  return LB["kind." + cp + "." + name] || (n.tag === undefined && W["k_" + n.t]) || human(name);
 }
 
 // -- the form ---------------------------------------------------------------------------
@@ -146,7 +146,7 @@ function list(n, p, cp, lab, host) {
   if (!Array.isArray(a)) { a = []; set(p, a); }
   fs.appendChild(el("legend", null, lab));
   a.forEach(function (item, i) {
-    var li = el("li"), name = fmt(W.item, {label: lab, n: i + 1}), tools = el("span", {"class": "tools"});
+    var li = el("li"), name = fmt(W.item, {label: LB["field." + sub] || lab, n: i + 1}), tools = el("span", {"class": "tools"});
     function move(d, key) { return function () { var x = a.splice(i, 1)[0]; a.splice(i + d, 0, x); redraw(key); }; }
     var up = button("↑", W.up + ": " + name, k + "." + i + "^", move(-1, k + "." + (i - 1) + "^"));
     var down = button("↓", W.down + ": " + name, k + "." + i + "v", move(1, k + "." + (i + 1) + "v"));
