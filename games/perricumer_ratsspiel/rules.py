@@ -192,6 +192,11 @@ class RatsspielRules:
     def random_orders(self, state: dict, player: str, rng: Rng) -> dict[str, Any]:
         return random_orders(state, player, rng)
 
+    # the clickable order page (issue 36)
+    def order_choices(self, state: dict, player: str, lang: str) -> dict:
+        from .choices import order_choices
+        return order_choices(state, player, lang, self.awaiting(state))
+
 
 def _copy(value):
     """A copy of JSON-shaped data (dicts, lists, scalars): 3x faster than
