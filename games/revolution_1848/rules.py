@@ -232,5 +232,10 @@ class Revolution1848:
         from .play import random_orders
         return random_orders(state, player, rng)
 
+    def order_choices(self, state: State, player: str, lang: str) -> dict:
+        """The player's legal choices for the clickable order page (issue 36)."""
+        from .choices import order_choices
+        return order_choices(state, player, lang)
+
 
 RULES = Revolution1848()
