@@ -3,6 +3,9 @@ the session's phases as the order document names them (ereigniskarten in round o
 then ereigniskarte, aktionen, abstimmung, auswahl), every value labelled with the
 report's words.  The lists are the ones the order form comments (``form.py``).
 
+A mapping whose keys are chosen (``abstimmung``: a vote per proposal) has its keys offered at
+its own path, and each key's values below it (``abstimmung.12``).
+
 An entry may carry ``when``: {sibling field: [values]}: it is legal only while that field
 of the same mapping holds one of them (a quarter for the cards that take one, a candidate
 for the election it stands in); a page may hide it otherwise."""
@@ -75,7 +78,8 @@ def _card_choices(s: dict, player: str, lang: str) -> Choices:
             out[f"ereigniskarte.{field}"] = [_one(k, v, {"karte": taking(field)}) for k, v in names.items()]
     if taking("ziel"):
         out["ereigniskarte.ziel"] = _npc_choices(s, {"karte": taking("ziel")})
-    if "marionette" in left:
+    if "marionette" in left and s["session"]:
+        out["ereigniskarte.abstimmung"] = _proposal_choices(s, s["session"], lang, {"karte": ["marionette"]})
         for nr in s["session"]:
             out[f"ereigniskarte.abstimmung.{nr}"] = [
                 _one(side, _side_label(s, side), {"karte": ["marionette"]}) for side in sides(s, nr)]
@@ -97,6 +101,8 @@ def _session_choices(s: dict, player: str, lang: str) -> Choices:
         out["aktionen.einflussnahme.*.vorschlag"] = _proposal_choices(s, session, lang)
         out["aktionen.einflussnahme.*.richtung"] = _sides_by_proposal(s, session, "vorschlag")
         out["aktionen.einflussnahme.*.punkte"] = [_one(n, _say("ap", lang, n=n)) for n in range(1, AP + 1)]
+    if session:
+        out["abstimmung"] = _proposal_choices(s, session, lang)
     for nr in session:
         out[f"abstimmung.{nr}"] = [_one(side, _side_label(s, side)) for side in sides(s, nr)]
     return out

@@ -14,6 +14,7 @@ from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
 from .orders import CARDS, GmOrders, SessionOrders, read, read_gm, understood
+from .page_words import PAGE_WORDS
 from .picture import STANDINGS_MESSAGES
 from .scripted import random_orders
 from .session import resolve_session
@@ -45,7 +46,7 @@ class RatsspielRules:
     languages = ("de", "en")
     min_players = 1
     max_players = 24
-    messages = {**MESSAGES, **STANDINGS_MESSAGES}
+    messages = {**MESSAGES, **STANDINGS_MESSAGES, **PAGE_WORDS}
 
     # --- match set-up -------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:

@@ -10,6 +10,7 @@ from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow
 from .actions import never_problems, step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
+from .page_words import PAGE_WORDS
 from .picture import STANDINGS_MESSAGES
 from .state import State, clone, deep, load_state, new_data
 from .trick import default_draw, describe, draw_all, draw_choice, start_trick, take_kept, walk
@@ -83,8 +84,8 @@ def static_problems(d, ed, player, step, where) -> list[Problem]:
     return out
 
 
-# the game's messages with the standings' labels
-ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
+# the game's messages with the standings' labels and the order page's words for its fields
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES, **PAGE_WORDS}
 
 
 class Revolution1848:

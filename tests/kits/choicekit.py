@@ -6,7 +6,8 @@ path up to its last ``*`` (one list item: a plan step, an influence), else its f
 part (one phase of the session: ``ereigniskarte``).  ``witness`` builds the smallest
 orders holding one offered value: the record's ``when`` fields, the fields the game
 needs in such a record (``required``: a field, or a tuple of alternatives), and every
-other field of the record whose offers all depend on what is set (a card's target)."""
+other field of the record whose offers all depend on what is set (a card's target).
+A path that other offered paths continue offers the keys of a mapping (``abstimmung``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -38,8 +39,13 @@ def witness(choices: Mapping[str, list[dict]], path: str, entry: dict,
     """The orders mapping (``*`` as a one-item list) holding ``entry``'s value at ``path``;
     ``fixed`` gives a record's fields no choice offers (a title), ``counts`` how many
     different values a list of plain values needs (three event cards)."""
+    if any(p.startswith(path + ".") for p in choices):     # the keys of a mapping: one key, its first value
+        below = choices.get(f"{path}.{entry['value']}")
+        if below:
+            return witness(choices, f"{path}.{entry['value']}", below[0], required, fixed, counts)
     rec_path, field = record_of(path)
-    siblings = {record_of(p)[1]: (p, es) for p, es in choices.items() if record_of(p)[0] == rec_path and es}
+    siblings = {record_of(p)[1]: (p, es) for p, es in choices.items() if record_of(p)[0] == rec_path and es
+                and not any(q.startswith(p + ".") for q in choices)}     # a mapping's keys are no field
     record: dict[str, Any] = dict(dict(fixed).get(rec_path, {}))
 
     def put(name: str, chosen: dict) -> None:
@@ -116,4 +122,28 @@ def label_problems(rules, state, player: str) -> list[str]:
         for lang, entries in (("en", en[path]), ("de", de[path])):
             out += [f"{path}={e['value']!r}: no {lang} label" for e in entries
                     if not isinstance(e.get("label"), str) or not e["label"].strip()]
+    return out
+
+
+def schema_paths(model) -> set[str]:
+    """Every field's dotted path in ``model``'s JSON Schema (``*`` for a list item), as the
+    order page names fields (a union's kinds are not in the path)."""
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+    out: set[str] = set()
+
+    def walk(s: dict, path: str, depth: int) -> None:
+        if depth > 12:
+            return
+        while "$ref" in s:
+            s = defs[s["$ref"].rpartition("/")[2]]
+        for alt in [*s.get("anyOf", ()), *s.get("oneOf", ())]:
+            walk(alt, path, depth + 1)
+        if path:
+            out.add(path)
+        for key, sub in (s.get("properties") or {}).items():
+            walk(sub, f"{path}.{key}" if path else key, depth + 1)
+        if isinstance(s.get("items"), dict):
+            walk(s["items"], f"{path}.*", depth + 1)
+    walk(schema, "", 0)
     return out

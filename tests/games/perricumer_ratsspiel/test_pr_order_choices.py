@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
-from choicekit import label_problems, refusals
+from choicekit import label_problems, refusals, schema_paths
 
 from referee.app.conformance import play
 from referee.game_api.contract import FAULT, GM, Rng
 from referee_games.perricumer_ratsspiel import RULES
-from referee_games.perricumer_ratsspiel.orders import CARDS
+from referee_games.perricumer_ratsspiel.orders import CARDS, GmOrders, SessionOrders
+from referee_games.perricumer_ratsspiel.page_words import PAGE_WORDS
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "perricumer_ratsspiel"
 HOW = {"required": {"aktionen.einflussnahme.*": ("ziel", "vorschlag", "richtung"), "neue_vorschlaege.*": ("kind",)},
@@ -92,3 +93,11 @@ def test_nothing_offered_to_a_seat_that_owes_nothing(matches):
     assert GM not in RULES.awaiting(s) and RULES.order_choices(s, GM, "en") == {}
     assert RULES.order_choices(s, "zora", "en") == {}     # no seat at all
 
+
+
+def test_the_phases_are_named_for_the_page_on_fields_of_the_order_schemas():
+    fields = schema_paths(SessionOrders) | schema_paths(GmOrders)
+    named = {code.split(".", 1)[1] for code in PAGE_WORDS if code.startswith("field.")}
+    assert named <= fields
+    assert {"ereigniskarten", "ereigniskarte", "aktionen", "abstimmung", "auswahl"} <= named
+    assert all(set(texts) == {"de", "en"} and all(texts.values()) for texts in PAGE_WORDS.values())

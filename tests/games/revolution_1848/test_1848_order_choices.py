@@ -8,12 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
-from choicekit import label_problems, refusals, witness
+from choicekit import label_problems, refusals, schema_paths, witness
 from r1848kit import board, lay
 
 from referee.app.conformance import play
 from referee.game_api.contract import Rng
 from referee_games.revolution_1848 import RULES
+from referee_games.revolution_1848.orders import SCHEMAS
+from referee_games.revolution_1848.page_words import PAGE_WORDS
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "revolution_1848"
 # a step plays or pushes a card; a condition goes with one
@@ -97,3 +99,10 @@ def test_nothing_offered_to_a_seat_that_owes_nothing(matches):
             for player in s.d["players"]:
                 if player not in owed:
                     assert RULES.order_choices(s, player, "en") == {}
+
+
+def test_the_page_words_name_fields_of_the_order_schemas():
+    fields = set().union(*(schema_paths(model) for model in SCHEMAS.values()))
+    named = {code.split(".", 1)[1] for code in PAGE_WORDS if code.startswith("field.")}
+    assert named <= fields and {"steps", "steps.*.play", "steps.*.if.answered", "draw"} <= named
+    assert all(set(texts) == {"de", "en"} and all(texts.values()) for texts in PAGE_WORDS.values())
