@@ -12,6 +12,7 @@ from .actions import act, check, finish_turn, is_error, keep_problems
 from .edition import PLANNER_ORDER, edition_for
 from .engine import cut, fill_pool
 from .orders import MESSAGES, SCHEMAS, ActionOrders, FlipOrders, KeepOrders
+from .page_words import FIELD_MESSAGES
 from .picture import STANDINGS_MESSAGES
 from .rounds import place_committee_article, resume
 from .state import FFState, clone, deep, load_state, new_data
@@ -37,7 +38,7 @@ class FoundingFathers:
     languages = ("en", "de")
     min_players = 3
     max_players = 5
-    messages = {**MESSAGES, **STANDINGS_MESSAGES}
+    messages = {**MESSAGES, **STANDINGS_MESSAGES, **FIELD_MESSAGES}
 
     # --- before the match --------------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
@@ -198,6 +199,10 @@ class FoundingFathers:
     def random_orders(self, state: FFState, player: str, rng: Rng) -> dict:
         from .play import random_orders
         return random_orders(state, player, rng)
+
+    def order_choices(self, state: FFState, player: str, lang: str) -> dict:
+        from .choices import order_choices
+        return order_choices(state, player, lang)
 
 
 RULES = FoundingFathers()

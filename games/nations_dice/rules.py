@@ -14,6 +14,7 @@ from .famine import auto_trade, feed, food_pair_problems
 from .flow import advance
 from .messages import MESSAGES
 from .orders import SCHEMAS, BooksOrders, FamineOrders, PlanOrders, normalise
+from .page_words import FIELD_MESSAGES
 from .phases import spend_books, start_age
 from .picture import STANDINGS_MESSAGES
 from .pieces import gain_markers, take_dice
@@ -24,7 +25,7 @@ OPTIONS = {"edition", "variant", "hard"}
 
 
 # the game's messages with the standings' labels
-ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES, **FIELD_MESSAGES}
 
 
 class NationsDice:
@@ -184,6 +185,10 @@ class NationsDice:
     def random_orders(self, state: NState, player: str, rng: Rng) -> dict:
         from .play import random_orders
         return random_orders(state, player, rng)
+
+    def order_choices(self, state: NState, player: str, lang: str) -> dict:
+        from .choices import order_choices
+        return order_choices(state, player, lang)
 
 
 def _tile_by_id(ed, step):

@@ -14,6 +14,7 @@ from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
 from referee.outbox import no_pictures
 from referee.pictures import board as pictures
+from referee.render.order_page import page_html
 from referee.render.renderer import inline_styles
 from referee.store import seats as seat_rows
 
@@ -25,7 +26,8 @@ class MailQueue:
 
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
               html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
-              picture: str | None = None, calendar: str | None = None, report: dict | None = None) -> bool:
+              picture: str | None = None, calendar: str | None = None, report: dict | None = None,
+              page: dict | None = None) -> bool:
         """Queue a rendered message once per dedupe key.  The outbox keeps the
         rendered parts; the MIME message is assembled when it is sent.  Its
         Message-ID follows from the dedupe key, so a message rebuilt after a
@@ -34,7 +36,8 @@ class MailQueue:
         ``calendar`` an iCalendar part.  ``report``: the row names a turn's report
         (``outbox.refs.report_ref``); its body (read from the archive) and picture
         (from the turn's result) are filled in when the mail is built: a report
-        is stored once."""
+        is stored once.  ``page``: the order page's data (``render.order_page.page_data``),
+        the page itself made from it when the mail is built."""
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "date": self.now().isoformat(),
@@ -49,6 +52,8 @@ class MailQueue:
                          html=html.replace(PICTURE_CID, f"cid:{cid}") if html is not None and report is None else None)
         if calendar is not None:
             parts["calendar"] = calendar
+        if page is not None:
+            parts["page"] = page
         if reply_to is not None:  # only ids that can go into a header: the sender wrote them
             refs = [r for r in reply_to.references if checks.message_id(r)]
             parts.update(auto="auto-replied", references=refs,
@@ -130,6 +135,8 @@ PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture unt
 
 
 def _extras(p: dict) -> dict:
-    """The picture (PNG, rendered from the queued SVG) and calendar parts of a queued message."""
+    """The picture (PNG, rendered from the queued SVG), calendar and order page parts of a queued message."""
     png = pictures.cached_png(p["picture"]) if p.get("picture") else None
-    return {"picture": png, "picture_cid": p.get("picture_cid") if png else None, "calendar": p.get("calendar")}
+    page = p.get("page")
+    return {"picture": png, "picture_cid": p.get("picture_cid") if png else None, "calendar": p.get("calendar"),
+            "page": (page["name"], page_html(page)) if page else None}

@@ -58,7 +58,7 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
             auto: Literal["auto-replied", "auto-generated"] = "auto-replied",
             domain: str, message_id: str | None = None, cc: str | Sequence[str] = (),
             date: datetime | None = None, picture: bytes | None = None, picture_cid: str | None = None,
-            calendar: str | None = None) -> EmailMessage:
+            calendar: str | None = None, page: tuple[str, str] | None = None) -> EmailMessage:
     """One message, ready for ``MailSink.send``.
 
     ``auto`` is "auto-replied" for answers to a player's mail and
@@ -66,7 +66,8 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
     quoted-printable so long report lines survive any relay; the message
     uses ``policy.SMTP`` and serialises with CRLF line ends.  Its top-level
     headers are written by ``headerlines`` (a value that cannot be one raises
-    ``HeaderFault``), never parsed by the library.
+    ``HeaderFault``), never parsed by the library.  ``page``: (file name, HTML) of
+    the order page (issue 36), attached last, quoted-printable as the bodies.
     """
     msg = EmailMessage(policy=policy.SMTP)
     for name, value, line in heading(from_addr, to, subject, in_reply_to=in_reply_to, references=references,
@@ -81,6 +82,8 @@ def compose(from_addr: str, to: str | Sequence[str], subject: str, text: str,
         method = "CANCEL" if "\nMETHOD:CANCEL" in calendar else "PUBLISH"
         msg.add_attachment(calendar.encode("utf-8"), maintype="text", subtype="calendar", filename="deadline.ics",
                            params={"method": method, "charset": "utf-8"})
+    if page is not None:
+        msg.add_attachment(page[1], subtype="html", charset="utf-8", cte="quoted-printable", filename=page[0])
     _fixed_boundaries(msg)
     return msg
 

@@ -31,7 +31,7 @@ _DOMAIN = f"{_TOKEN}.invalid"
 _MID = f"<mid{_TOKEN}@{_DOMAIN}>"
 _CID = f"<cid{_TOKEN}@{_DOMAIN}>"
 _TEXT, _HTML = f"text{_TOKEN}", f"html{_TOKEN}"
-_PNG, _CAL = f"png{_TOKEN}".encode(), f"cal{_TOKEN}"
+_PNG, _CAL, _PAGE = f"png{_TOKEN}".encode(), f"cal{_TOKEN}", f"page{_TOKEN}"
 _SLOT = re.compile("\0([a-z0-9]+)\0")
 _END_OF_TOP = "X-Auto-Response-Suppress: All\r\n"   # compose's last top-level header before the MIME ones
 
@@ -44,17 +44,25 @@ def base64_body(data: bytes) -> str:
     return "".join(text[i:i + _B64_CHARS] + "\r\n" for i in range(0, len(text), _B64_CHARS))
 
 
-@functools.lru_cache(maxsize=16)
-def frame(html: bool, picture: bool, calendar: str | None) -> tuple[str, ...]:
+def page_sentinel(length: int) -> str:
+    """A stand-in for an order page's file name of ``length`` characters (at least 16, as
+    ``render.order_page.page_name`` makes them): the library folds the name by its length alone."""
+    return (f"pn{_TOKEN}" + "z" * length)[:length]
+
+
+@functools.lru_cache(maxsize=32)
+def frame(html: bool, picture: bool, calendar: str | None, page: int | None = None) -> tuple[str, ...]:
     """The MIME headers and body of a message of this shape, from the library:
     literal text at even places, slot names at odd places (``fill``).
-    ``calendar``: None, or the method ("PUBLISH"/"CANCEL") compose will name."""
+    ``calendar``: None, or the method ("PUBLISH"/"CANCEL") compose will name;
+    ``page``: None, or the length of the order page's file name."""
     cal = None
     if calendar is not None:
         cal = _CAL + ("\nMETHOD:CANCEL" if calendar == "CANCEL" else "")
     msg = compose("f@" + _DOMAIN, "t@" + _DOMAIN, "s", _TEXT, _HTML if html else None, auto="auto-generated",
                   domain=_DOMAIN, message_id=_MID, date=datetime(2026, 1, 1, tzinfo=UTC),
-                  picture=_PNG if picture else None, picture_cid=_CID, calendar=cal)
+                  picture=_PNG if picture else None, picture_cid=_CID, calendar=cal,
+                  page=None if page is None else (page_sentinel(page), _PAGE))
     raw = msg.as_bytes(policy=_P).decode("ascii")
     cut = raw.index(_END_OF_TOP) + len(_END_OF_TOP)
     assert raw.count(_END_OF_TOP) == 1
@@ -68,6 +76,9 @@ def frame(html: bool, picture: bool, calendar: str | None) -> tuple[str, ...]:
             slots[f"Content-ID: {_CID}\r\n"] = "cid"
     if cal is not None:
         slots[base64_body(cal.encode())] = "cal"
+    if page is not None:
+        slots[qp.body(_PAGE)] = "page"
+        slots[f'filename="{page_sentinel(page)}"'] = "pname"
     for sentinel, name in slots.items():
         if body.count(sentinel) != 1:
             raise RuntimeError(f"the {name} slot is not where the frame expects it")

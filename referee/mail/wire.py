@@ -25,6 +25,7 @@ from .headerlines import check_head, ids_line
 
 _P = policy.SMTP
 # a plain address, read without the library's address parser
+_PAGE_NAME = re.compile(r"[A-Za-z0-9_-]{11,55}\.html")   # an order page name the frame writes (longer ones the library folds otherwise)
 _ADDR = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
 
 
@@ -33,21 +34,22 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
                   references: Iterable[str] = (), auto: str = "auto-replied",
                   domain: str, message_id: str | None = None, cc: str | Sequence[str] = (),
                   date: datetime | None = None, picture: bytes | None = None, picture_cid: str | None = None,
-                  calendar: str | None = None) -> bytes:
+                  calendar: str | None = None, page: tuple[str, str] | None = None) -> bytes:
     """The bytes of ``compose(...)`` with the same arguments, as sent over SMTP."""
     message_id = message_id or new_message_id(domain)
     date = date or datetime.now(UTC)
     top = heading(from_addr, to, subject, in_reply_to=in_reply_to, references=references, auto=auto,
                   domain=domain, message_id=message_id, cc=cc, date=date)
     names = [name for name, _, _ in top]
-    if picture == b"" or calendar == "":   # an empty part is framed differently: the library writes it
+    odd_page = page is not None and (not page[1] or not _PAGE_NAME.fullmatch(page[0]))
+    if picture == b"" or calendar == "" or odd_page:   # an empty part is framed differently: the library writes it
         msg = compose(from_addr, to, subject, text, html, in_reply_to=in_reply_to, references=references,
                       auto=auto, domain=domain, message_id=message_id, cc=cc, date=date,
-                      picture=picture, picture_cid=picture_cid, calendar=calendar)
+                      picture=picture, picture_cid=picture_cid, calendar=calendar, page=page)
         return check_head(msg.as_bytes(policy=_P), names)
     out = [line for _, _, line in top]
     method = None if calendar is None else "CANCEL" if "\nMETHOD:CANCEL" in calendar else "PUBLISH"
-    pieces = frame.frame(html is not None, picture is not None, method)
+    pieces = frame.frame(html is not None, picture is not None, method, None if page is None else len(page[0]))
     values = {"text": qp.body(text)}
     if html is not None:
         values["html"] = qp.body(html)
@@ -57,6 +59,8 @@ def compose_bytes(from_addr: str, to: str | Sequence[str], subject: str, text: s
             values["cid"] = ids_line("Content-ID", picture_cid or new_message_id(domain))
     if calendar is not None:
         values["cal"] = frame.base64_body(calendar.encode("utf-8"))
+    if page is not None:
+        values["page"], values["pname"] = qp.body(page[1]), f'filename="{page[0]}"'
     values.update(zip((f"b{i}" for i in range(3)), frame.boundaries(message_id, 3)))
     out.append(frame.fill(pieces, values))
     raw = "".join(out).encode("ascii", "surrogateescape")  # as the generator writes 8-bit it was given

@@ -113,7 +113,7 @@ class CloseCommit:
                 m = plan.mails[who]
                 # the row names the report: its body is sent from the archive, its picture from the result
                 self.queue.queue(f"report:{tag}:{key}", match_id, to, m["subject"], "", None, calendar=calendar,
-                                 report=report_ref(match_id, turn["number"], turn["rev"], who, m))
+                                 report=report_ref(match_id, turn["number"], turn["rev"], who, m), page=m.get("page"))
         # each entry encoded once (by stage, for the record it staged): stored joined, and read back
         # for the turn's record (committed_record); a close whose staging the disk refused keeps the bodies
         if staged is None or not plan.result_parts:

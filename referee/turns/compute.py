@@ -18,7 +18,7 @@ from referee.authority.talk.talk_archive import heading as talk_heading
 from referee.game_api.contract import GM, Rng, derive_seed, encoded_with_hash, views_of
 from referee.outbox.refs import report_name
 from referee.pictures.board import svg_of
-from referee.render import standings
+from referee.render import order_page, standings
 from referee.render.shared import one_report
 from referee.runtime import crash
 from referee.store import closing as close_rows
@@ -201,7 +201,13 @@ class CloseCompute:
                                          (ctx["next"] or {}).get("awaiting", {}).get(viewer)))
         subject, text, html = self.renderer.report(lang, ctx, body_text, body_html,
                                                    game_template=self.renderer.last_game_template)
-        return {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
+        out = {"lang": lang, "subject": subject, "text": text, "html": html, "picture": ctx["picture"]}
+        if ctx["order_form"]:   # issue 36: the clickable order page, queued with the report (never stored in the result)
+            out["page"] = order_page.offer(rules, res.state, viewer, lang, match_ctx=once.match_ctx, turn=nxt["number"],
+                                           stage=nxt["awaiting"].get(viewer), address=self.lookups.settings.address,
+                                           player_name=once.names.get(viewer, {}).get("name", viewer),
+                                           form=ctx["order_form"])
+        return out
 
     def _wrapper_ctx(self, match, turn, rules, missing, viewer, once: Shared) -> dict:
         """What the referee's report wrapper adds to the game's context: whether a turn

@@ -74,6 +74,55 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def errors(self) -> list[str]:
+        """Uncaught exceptions the page's scripts raised since it loaded (``install_error_log``)."""
+        return self.eval("window.__errors || []")
+
+    def click(self, selector: str) -> None:
+        """A real mouse click in the middle of the element (scrolled into view first)."""
+        box = self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+                        "if(!e) return null; e.scrollIntoView({block:'center'}); var r=e.getBoundingClientRect();"
+                        "return [r.left+r.width/2, r.top+r.height/2];})()")
+        if box is None:
+            raise LookupError(f"no element {selector!r}")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+
+    def focus(self, selector: str) -> None:
+        if not self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+                         "if(!e) return false; e.focus(); return document.activeElement===e;})()"):
+            raise LookupError(f"cannot focus {selector!r}")
+
+    def type(self, text: str) -> None:
+        """Characters typed into the focused element, as a keyboard sends them."""
+        for ch in text:
+            self.call("Input.dispatchKeyEvent", type="keyDown", text=ch, key=ch, unmodifiedText=ch)
+            self.call("Input.dispatchKeyEvent", type="keyUp", key=ch)
+
+    def key(self, name: str, code: int) -> None:
+        """One named key (Tab 9, Enter 13, Space 32, ArrowDown 40) pressed and released on the focused element."""
+        extra = {"text": "\r"} if name == "Enter" else {"text": " "} if name == " " else {}
+        self.call("Input.dispatchKeyEvent", type="keyDown", key=name, windowsVirtualKeyCode=code, **extra)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=name, windowsVirtualKeyCode=code)
+
+    def select(self, selector: str, label: str) -> None:
+        """Choose the option of a <select> whose text is ``label`` (as the keyboard would: a change event)."""
+        ok = self.eval(f"(function(){{var s=document.querySelector({json.dumps(selector)}); if(!s) return false;"
+                       f"var o=[].find.call(s.options,function(o){{return o.text==={json.dumps(label)};}});"
+                       "if(!o) return false; s.focus(); s.value=o.value;"
+                       "s.dispatchEvent(new Event('change',{bubbles:true})); return true;})()")
+        if not ok:
+            raise LookupError(f"no option {label!r} in {selector!r}")
+
+    def attribute(self, selector: str, name: str):
+        return self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
+                         f"return e && e.getAttribute({json.dumps(name)});}})()")
+
+    def install_error_log(self) -> None:
+        """Collect the page's uncaught exceptions in ``window.__errors`` from the next load on."""
+        self.call("Page.addScriptToEvaluateOnNewDocument",
+                  source="window.__errors=[];window.addEventListener('error',function(e){window.__errors.push(String(e.message));});")
+
     def screenshot(self, path: Path) -> bytes:
         png = base64.b64decode(self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"])
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from referee.authority.order_mail import queue_rules_mail, rules_for_mail, schem
 from referee.authority.wording import Refusal
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed, phrase, state_hash
+from referee.render import order_page
 
 
 class Matches:
@@ -101,8 +102,10 @@ class Matches:
                                    self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself
         issued = hashlib.sha256(player["key_hash"].encode()).hexdigest()[:16]
+        page = order_page.offer(rules, state, player["id"], lang, match_ctx=ctx, turn=turn["number"], stage=stage,
+                                address=self.settings.address, player_name=player["name"], form=form)
         self.queue.queue(f"{kind}:{match['id']}:{player['id']}:{issued}", match["id"], player["email"], subject, text,
-                         calendar=self.lookups.calendar_part(match, turn, lang, self.now()))
+                         calendar=self.lookups.calendar_part(match, turn, lang, self.now()), page=page)
         queue_rules_mail(self.renderer, self.queue, about, ctx, f"rules:{match['id']}:{player['id']}:{issued}",
                          player["email"], lang)
 
