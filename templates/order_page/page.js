@@ -126,7 +126,7 @@ function member(parent, f, o, p, cp, host) {
   if (!always(f)) {
     var id = "i" + (++uid), box = el("div", {"class": "f opt"});
     var cb = el("input", {type: "checkbox", id: id, "data-k": p.join(".") + "?"});
-    cb.checked = f.k in o && o[f.k] !== null;
+    cb.checked = f.k in o;   // given, even while its value is still to choose (a select starts at null)
     cb.addEventListener("change", function () {
       if (cb.checked) o[f.k] = f.d !== undefined && f.d !== null ? copy(f.d) : blank(f.n); else delete o[f.k];
       redraw(p.join(".") + "?");
