@@ -71,9 +71,25 @@ function control(p, input, host) {
   ctl[p.join(".")] = {input: input, msg: msg};
   host.appendChild(msg);
 }
+// a choice's third part, when ({field: [values]}), holds while those fields of its record (the list
+// item its path is in, else its phase: the first part) hold one of them; only such choices are offered
+var DEP = {};
+Object.keys(C).forEach(function (cp) { C[cp].forEach(function (c) { Object.keys(c[2] || {}).forEach(function (k) { DEP[k] = 1; }); }); });
+function recOf(p, cp) {
+  var s = cp.replace(/\.\*$/, "").split("."), i = s.lastIndexOf("*");
+  return p.slice(0, i >= 0 ? i + 2 : s.length > 1 ? 2 : 1);
+}
+function offered(p, cp) {
+  if (!C[cp]) return undefined;
+  var r = recOf(p, cp);
+  return C[cp].filter(function (c) {
+    return !c[2] || Object.keys(c[2]).every(function (k) { return c[2][k].indexOf(get(r.concat(k.split(".")))) >= 0; });
+  });
+}
+function given(v) { return v !== undefined && v !== null && v !== "" && (!Array.isArray(v) || v.length > 0) && (!isObj(v) || Object.keys(v).length > 0); }
 function field(p, cp, lab, n, host) {
   var id = "i" + (++uid), v = get(p), box = el("div", {"class": "f"}), input;
-  var list = n.t === "enum" ? n.v.map(function (x) { return [x, optLabel(cp, n, x)]; }) : C[cp];
+  var list = n.t === "enum" ? n.v.map(function (x) { return [x, optLabel(cp, n, x)]; }) : offered(p, cp);
   if (n.t === "bool") {
     input = el("input", {type: "checkbox", id: id, "data-k": p.join(".")});
     input.checked = v === true;
@@ -92,7 +108,9 @@ function field(p, cp, lab, n, host) {
       vals.push(v); input.appendChild(el("option", {value: String(vals.length - 1)}, String(v)));
     }
     input.value = String(Math.max(0, vals.indexOf(v === undefined ? null : v)));
-    input.addEventListener("change", function () { set(p, vals[+input.value]); update(); });
+    input.addEventListener("change", function () {   // what depends on this field is offered anew
+      set(p, vals[+input.value]); if (DEP[p[p.length - 1]]) redraw(p.join(".")); else update();
+    });
     box.appendChild(el("label", {"for": id}, lab)); box.appendChild(input);
   } else {
     var num = n.t === "int" || n.t === "num";
@@ -122,7 +140,11 @@ function render(n, p, cp, lab, host) {
   field(p, cp, lab, n, host);
 }
 function member(parent, f, o, p, cp, host) {
-  var lab = label(cp, f);
+  var lab = label(cp, f), offer = offered(p, f.n.t === "arr" ? cpOf(cp, "*") : cp);
+  // a value that no longer fits what it depends on is dropped; an optional field with nothing offered is not shown
+  if (offer && !isObj(o[f.k]) && !Array.isArray(o[f.k]) && C[cp] && C[cp].some(function (c) { return c[0] === o[f.k]; }) &&
+      !offer.some(function (c) { return c[0] === o[f.k]; })) delete o[f.k];
+  if (offer && !offer.length && !f.req && !given(o[f.k])) { delete o[f.k]; return; }
   if (!always(f)) {
     var id = "i" + (++uid), box = el("div", {"class": "f opt"});
     var cb = el("input", {type: "checkbox", id: id, "data-k": p.join(".") + "?"});
@@ -168,8 +190,8 @@ function list(n, p, cp, lab, host) {
   host.appendChild(fs);
 }
 // a mapping's keys are the game's choices at its path (a vote per proposal), and any the form gave
-function keysOf(cp, o) {
-  var keys = (C[cp] || []).map(function (c) { return [String(c[0]), c[1], typeof c[0] === "number"]; });
+function keysOf(p, cp, o) {
+  var keys = (offered(p, cp) || []).map(function (c) { return [String(c[0]), c[1], typeof c[0] === "number"]; });
   Object.keys(o).forEach(function (k) { if (!keys.some(function (x) { return x[0] === k; })) keys.push([k, k, false]); });
   return keys;
 }
@@ -177,7 +199,7 @@ function mapping(n, p, cp, lab, host) {
   var o = get(p), fs = el("fieldset");
   if (!isObj(o)) { o = {}; set(p, o); }
   fs.appendChild(el("legend", null, lab));
-  keysOf(cp, o).forEach(function (k) { render(n.i, p.concat(k[0]), cpOf(cp, k[0]), k[1], fs); });
+  keysOf(p, cp, o).forEach(function (k) { render(n.i, p.concat(k[0]), cpOf(cp, k[0]), k[1], fs); });
   host.appendChild(fs);
 }
 function alt(n, p, cp, lab, host) {
