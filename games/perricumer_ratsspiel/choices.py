@@ -68,16 +68,17 @@ def _card_choices(s: dict, player: str, lang: str) -> Choices:
     npcs = C.npcs(s)
     left = [c for c in s["cards"].get(player) or [] if card_example(s, c, npcs)]
     if not left:
-        return {}
-    out: Choices = {"ereigniskarte.karte": [_one(c, card_label(c, lang)) for c in left]}
+        return {"ereigniskarte": []}
+    # a detail no card in hand takes is offered empty: the page does not show it
+    out: Choices = {"ereigniskarte.karte": [_one(c, card_label(c, lang)) for c in left],
+                    "ereigniskarte.vorschlag": [], "ereigniskarte.seite": [], "ereigniskarte.abstimmung": []}
 
     def taking(field: str) -> list[str]:
         return [c for c in left if CARD_PARAM[c] == field]
     for field, names in (("viertel", camp["viertel"]), ("schicht", camp["schichten"])):
-        if taking(field):
-            out[f"ereigniskarte.{field}"] = [_one(k, v, {"karte": taking(field)}) for k, v in names.items()]
-    if taking("ziel"):
-        out["ereigniskarte.ziel"] = _npc_choices(s, {"karte": taking("ziel")})
+        out[f"ereigniskarte.{field}"] = [_one(k, v, {"karte": taking(field)}) for k, v in names.items()] if taking(
+            field) else []
+    out["ereigniskarte.ziel"] = _npc_choices(s, {"karte": taking("ziel")}) if taking("ziel") else []
     if "marionette" in left and s["session"]:
         out["ereigniskarte.abstimmung"] = _proposal_choices(s, s["session"], lang, {"karte": ["marionette"]})
         for nr in s["session"]:
@@ -96,26 +97,30 @@ def _session_choices(s: dict, player: str, lang: str) -> Choices:
         _one(n, _say("ap", lang, n=n)) for n in amounts]
     out["aktionen.wahlkampf"] = [_one(n, _say("ap", lang, n=n)) for n in amounts]
     session = list(s["session"])
-    if session and C.npcs(s):
+    if not (session and C.npcs(s)):
+        out["aktionen.einflussnahme.*"] = []     # no influence possible: the page hides the list
+    else:
         out["aktionen.einflussnahme.*.ziel"] = _npc_choices(s)
         out["aktionen.einflussnahme.*.vorschlag"] = _proposal_choices(s, session, lang)
         out["aktionen.einflussnahme.*.richtung"] = _sides_by_proposal(s, session, "vorschlag")
         out["aktionen.einflussnahme.*.punkte"] = [_one(n, _say("ap", lang, n=n)) for n in range(1, AP + 1)]
-    if session:
-        out["abstimmung"] = _proposal_choices(s, session, lang)
+    out["abstimmung"] = _proposal_choices(s, session, lang)
     for nr in session:
         out[f"abstimmung.{nr}"] = [_one(side, _side_label(s, side)) for side in sides(s, nr)]
     return out
 
 
 def player_choices(s: dict, player: str, lang: str) -> Choices:
-    out: Choices = {}
-    if s["cards"].get(player) is None:
-        out["ereigniskarten.*"] = [_one(c, card_label(c, lang)) for c in CARDS]
+    """Every phase open this session; a phase that is not (the card choice once made, round
+    one's card, actions and votes, the last round's selection) offers nothing: the page hides it."""
+    picks = s["cards"].get(player) is None
+    out: Choices = {"ereigniskarten.*": [_one(c, card_label(c, lang)) for c in CARDS] if picks else []}
     if s["round"] > 1:
         out.update(_session_choices(s, player, lang))
-    if s["round"] < s["campaign"]["rounds"] and s["selection"]:
-        out["auswahl"] = _proposal_choices(s, s["selection"], lang)
+    else:
+        out.update({"ereigniskarte": [], "aktionen": [], "abstimmung": []})
+    last = s["round"] >= s["campaign"]["rounds"] or not s["selection"]
+    out["auswahl"] = [] if last else _proposal_choices(s, s["selection"], lang)
     return out
 
 

@@ -59,14 +59,10 @@ def trick_choices(d, ed, p: str, lang: str) -> Choices:
     }
     names = {"on": lambda v: label(ed, v, lang), "player": str, "party": lambda v: f"{PARTY[lang][v]} ({v})",
              "to": lambda v: w["to"].format(p=v)}
-    for field, name in names.items():
-        found = _field(plays, field)
-        if found:
-            out[f"steps.*.{field}"] = [_one(v, name(v), {"play": cards}) for v, cards in found.items()]
-    if plays:
-        out["steps.*.if.answered"] = [_one(q, f"{PARTY[lang][q]} ({q})") for q in PARTIES] + [
-            _one("army", w["army"])]
-        out["steps.*.if.winning"] = [_one(False, t["if_winning"]), _one(True, w["winning"])]
+    for field, name in names.items():   # a target no card in hand takes is offered empty: the page hides it
+        out[f"steps.*.{field}"] = [_one(v, name(v), {"play": cards}) for v, cards in _field(plays, field).items()]
+    out["steps.*.if.answered"] = [_one(q, f"{PARTY[lang][q]} ({q})") for q in PARTIES] + [_one("army", w["army"])]
+    out["steps.*.if.winning"] = [_one(False, t["if_winning"]), _one(True, w["winning"])]
     return out
 
 

@@ -60,10 +60,11 @@ def witness(choices: Mapping[str, list[dict]], path: str, entry: dict,
     put(field, entry)
     for need in dict(required).get(rec_path, ()):
         names = need if isinstance(need, tuple) else (need,)
-        if not any(n in record for n in names):
-            chosen = _first(siblings.get(names[0], ("", []))[1], record)
+        for name in names if not any(n in record for n in names) else ():
+            chosen = _first(siblings.get(name, ("", []))[1], record)
             if chosen is not None:
-                put(names[0], chosen)
+                put(name, chosen)
+                break
     changed = True
     while changed:        # fill what depends on what is set, until nothing more fits
         changed = False
