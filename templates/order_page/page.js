@@ -90,15 +90,15 @@ function given(v) { return v !== undefined && v !== null && v !== "" && (!Array.
 function field(p, cp, lab, n, host) {
   var id = "i" + (++uid), v = get(p), box = el("div", {"class": "f"}), input;
   var list = n.t === "enum" ? n.v.map(function (x) { return [x, optLabel(cp, n, x)]; }) : offered(p, cp);
-  if (n.t === "bool") {
+  if (n.t === "const") {
+    set(p, n.v);
+    box.appendChild(el("span", {"class": "lab"}, lab + ": " + optLabel(cp, n, n.v)));
+    return host.appendChild(box);
+  } else if (n.t === "bool" && !list) {
     input = el("input", {type: "checkbox", id: id, "data-k": p.join(".")});
     input.checked = v === true;
     input.addEventListener("change", function () { set(p, input.checked); update(); });
     box.className = "f opt"; box.appendChild(input); box.appendChild(el("label", {"for": id}, " " + lab));
-  } else if (n.t === "const") {
-    set(p, n.v);
-    box.appendChild(el("span", {"class": "lab"}, lab + ": " + optLabel(cp, n, n.v)));
-    return host.appendChild(box);
   } else if (list) {
     input = el("select", {id: id, "data-k": p.join(".")});
     var vals = [null];

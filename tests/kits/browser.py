@@ -107,7 +107,7 @@ class Browser:
 
     def select(self, selector: str, label: str) -> None:
         """Choose the option of a <select> whose text is ``label`` (as the keyboard would: a change event)."""
-        ok = self.eval(f"(function(){{var s=document.querySelector({json.dumps(selector)}); if(!s) return false;"
+        ok = self.eval(f"(function(){{var s=document.querySelector({json.dumps(selector)}); if(!s||!s.options) return false;"
                        f"var o=[].find.call(s.options,function(o){{return o.text==={json.dumps(label)};}});"
                        "if(!o) return false; s.focus(); s.value=o.value;"
                        "s.dispatchEvent(new Event('change',{bubbles:true})); return true;})()")
