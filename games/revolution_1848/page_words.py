@@ -19,8 +19,7 @@ _FIELDS = {
                    "Condition (if): the step waits until it holds"),
     "steps.*.if.answered": ("nur, wenn seit deinem letzten Zug jemand damit geantwortet hat (answered)",
                             "only if someone answered with this since your last play (answered)"),
-    "steps.*.if.winning": ("angehakt: nur, wenn du den Stich gerade gewinnst; leer: nur, wenn nicht (winning)",
-                           "ticked: only if you are winning the trick now; empty: only if you are not (winning)"),
+    "steps.*.if.winning": ("Stand des Stichs (winning)", "How the trick stands (winning)"),
     "draw": ("Nachziehen: eine Karte nach Wahl", "Drawing: one card of your choice"),
 }
 _KINDS = {

@@ -1,0 +1,181 @@
+"""Issue 36: the order page of a real mail, clicked in headless chromium, writes orders the
+referee accepts as chosen — the Ratsspiel (the card choice of round one; a session with its
+phases: an event card with its details, actions with an influence, votes, the selection;
+the game master's stage) and 1848 (a trick plan built and reordered, with an ``if:``
+condition; the draw choice), each from a match played through the real referee (Dovecot,
+SMTP, IMAP)."""
+from __future__ import annotations
+
+import pytest
+import yaml
+from browser import Browser
+from orderpage import labels, latest_page, open_page, page_of
+from test_order_page_ff_nations import Match, accepted, shot, stored
+
+from referee.game_api.contract import FAULT
+
+SEATS = ("alice", "bob")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = Browser()
+    b.install_error_log()
+    yield b
+    b.close()
+
+
+def used(m: Match, player: str) -> tuple[dict, list[str]]:
+    """The stored orders as the session will use them, and the codes of its faults (Standardaktionen)."""
+    state = m.state()
+    model = m.rules.order_schema(state, "session").model_validate(stored(m, player))
+    faults = [p.code for p in m.rules.validate(state, player, model) if p.code.startswith(FAULT) or p.is_error]
+    return m.rules.understood(state, player, model), faults
+
+
+def test_ratsspiel_card_choice_of_round_one_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "perricumer_ratsspiel", SEATS, "de")
+    state, player = m.state(), "alice"
+    open_page(browser, tmp_path, page_of(m.welcomes[player]))
+    cards = labels(m.rules, state, player, "de", "ereigniskarten.*")
+    chosen = ["marionette", "kaiserhof", "aufstaende"]
+    for i, card in enumerate(chosen):
+        browser.click('[data-k="orders.ereigniskarten+"]')
+        browser.select(f'[data-k="orders.ereigniskarten.{i}"]', cards[card])
+    pick = state["selection"][1]
+    browser.select('[data-k="orders.auswahl"]', labels(m.rules, state, player, "de", "auswahl")[pick])
+    shot(browser, "ratsspiel-round-one")
+    m.mail_from_page(browser, player)
+    accepted(m, player)
+    got, faults = used(m, player)
+    assert faults == [] and got == {"ereigniskarten": ["aufstaende", "marionette", "kaiserhof"], "auswahl": pick}
+
+
+def _play_card(browser, m: Match, state, player: str) -> dict:
+    """Play the held card that takes the most details, each chosen on the page; the card as the session reads it."""
+    choices = m.rules.order_choices(state, player, "de")
+    held = [e["value"] for e in choices["ereigniskarte.karte"]]
+    card = next(c for c in ("marionette", "kaiserhof", "entfuehrung", "aufstaende", "fremdes_revier",
+                            "klassenkampf", "fremde_schichten", "familienstern") if c in held)
+    browser.click('[data-k="orders.ereigniskarte?"]')
+    browser.select('[data-k="orders.ereigniskarte#"]', m.rules.messages["kind.ereigniskarte.Ereigniskarte"]["de"])
+    browser.select('[data-k="orders.ereigniskarte.karte"]', labels(m.rules, state, player, "de", "ereigniskarte.karte")[card])
+    out: dict = {"karte": card}
+
+    for field in ("viertel", "schicht", "ziel", "vorschlag", "seite"):
+        fits = [e for e in choices.get(f"ereigniskarte.{field}", []) if card in e["when"]["karte"]
+                and all(out.get(k) in v for k, v in e["when"].items() if k != "karte")]
+        if fits:
+            browser.click(f'[data-k="orders.ereigniskarte.{field}?"]')
+            browser.select(f'[data-k="orders.ereigniskarte.{field}"]', fits[-1]["label"])
+            out[field] = fits[-1]["value"]
+    if card == "marionette":
+        nr = state["session"][-1]
+        browser.click('[data-k="orders.ereigniskarte.abstimmung?"]')
+        side = choices[f"ereigniskarte.abstimmung.{nr}"][-1]
+        browser.select(f'[data-k="orders.ereigniskarte.abstimmung.{nr}"]', side["label"])
+        out["abstimmung"] = {str(nr): side["value"]}
+    return out
+
+
+def test_ratsspiel_session_phases_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "perricumer_ratsspiel", SEATS, "de")
+    player = "bob"
+    assert m.play_until(lambda st, aw: st["round"] >= 2 and bool(st["session"]) and any(
+        e["value"] != "familienstern" for e in m.rules.order_choices(st, player, "de").get("ereigniskarte.karte", [])))
+    state = m.state()
+    _, page = latest_page(mailservers, player)
+    assert page is not None, "the seat's report carries its order page"
+    open_page(browser, tmp_path, page)
+    # phase 1: an event card with its details
+    card = _play_card(browser, m, state, player)
+    # phase 2: campaigning 2 AP, one influence of 1 AP, administration the rest
+    browser.select('[data-k="orders.aktionen.wahlkampf"]', labels(m.rules, state, player, "de", "aktionen.wahlkampf")[2])
+    browser.click('[data-k="orders.aktionen.einflussnahme+"]')
+    nr = state["session"][0]
+    npc = next(iter(labels(m.rules, state, player, "de", "aktionen.einflussnahme.*.ziel")))
+    sides = labels(m.rules, state, player, "de", f"abstimmung.{nr}")
+    toward = list(sides)[-1]
+    browser.select('[data-k="orders.aktionen.einflussnahme.0.ziel"]',
+                   labels(m.rules, state, player, "de", "aktionen.einflussnahme.*.ziel")[npc])
+    browser.select('[data-k="orders.aktionen.einflussnahme.0.vorschlag"]',
+                   labels(m.rules, state, player, "de", "aktionen.einflussnahme.*.vorschlag")[nr])
+    browser.select('[data-k="orders.aktionen.einflussnahme.0.richtung"]', sides[toward])
+    # phase 3: every vote as the form pre-filled it, the first one turned round
+    votes = {str(k): v for k, v in yaml_votes(browser).items()}
+    assert set(votes) == {str(n) for n in state["session"]}, "the form's votes are on the page"
+    turned = next(v for v in sides if v != votes[str(nr)])
+    browser.select(f'[data-k="orders.abstimmung.{nr}"]', sides[turned])
+    votes[str(nr)] = turned
+    # phase 5: the last proposal of the selection
+    pick = state["selection"][-1]
+    browser.select('[data-k="orders.auswahl"]', labels(m.rules, state, player, "de", "auswahl")[pick])
+    shot(browser, "ratsspiel-session")
+    m.mail_from_page(browser, player)
+    accepted(m, player)
+    got, faults = used(m, player)
+    assert faults == [], faults
+    assert got["ereigniskarte"] == card
+    assert got["aktionen"] == {"verwaltungsarbeit": 9, "wahlkampf": 2,
+                               "einflussnahme": [{"ziel": npc, "vorschlag": nr, "richtung": toward, "punkte": 1}]}
+    assert {str(k): v for k, v in got["abstimmung"].items()} == votes and got["auswahl"] == pick
+
+
+def yaml_votes(browser) -> dict:
+    """The votes as the page's order mail writes them."""
+    doc = yaml.safe_load(browser.eval("document.getElementById('doc').value"))
+    return doc["orders"].get("abstimmung") or {}
+
+
+def test_1848_trick_plan_with_a_condition_built_and_reordered_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "revolution_1848", SEATS, "en")
+    state = m.state()
+    player = next(iter(m.turn()["awaiting"]))
+    open_page(browser, tmp_path, page_of(m.welcomes[player]))
+    plays = labels(m.rules, state, player, "en", "steps.*.play")
+    person = next(c for c in plays if c in state.ed.persons)
+    other = next(c for c in state.d["hands"][player] if c != person)
+    step_kind = m.rules.messages["kind.steps.*.Step"]["en"]
+    # step 2: play a person, but only once someone answered with Liberals
+    browser.click('[data-k="orders.steps+"]')
+    browser.select('[data-k="orders.steps.1#"]', step_kind)
+    browser.click('[data-k="orders.steps.1.play?"]')
+    browser.select('[data-k="orders.steps.1.play"]', plays[person])
+    browser.click('[data-k="orders.steps.1.if?"]')
+    browser.click('[data-k="orders.steps.1.if.answered?"]')
+    browser.select('[data-k="orders.steps.1.if.answered"]',
+                   labels(m.rules, state, player, "en", "steps.*.if.answered")["L"])
+    # step 3: push another card
+    browser.click('[data-k="orders.steps+"]')
+    browser.select('[data-k="orders.steps.2#"]', step_kind)
+    browser.click('[data-k="orders.steps.2.push?"]')
+    browser.select('[data-k="orders.steps.2.push"]', labels(m.rules, state, player, "en", "steps.*.push")[other])
+    # reordered: the conditional play first, the push before the form's pass
+    browser.click('[data-k="orders.steps.1^"]')
+    browser.click('[data-k="orders.steps.2^"]')
+    browser.click('[data-k="orders.draw?"]')
+    browser.select('[data-k="orders.draw"]', labels(m.rules, state, player, "en", "draw")["zusatz"])
+    shot(browser, "1848-trick-plan")
+    m.mail_from_page(browser, player)
+    accepted(m, player)
+    model = m.rules.order_schema(state, "trick").model_validate(stored(m, player))
+    assert model.plan() == [{"play": person, "if": {"answered": "L"}}, {"push": other}, "pass"]
+    assert model.draw == "zusatz"
+    assert not [p for p in m.rules.validate(m.state(), player, model) if p.is_error]
+
+
+def test_1848_draw_choice_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "revolution_1848", SEATS, "en")
+    if not m.play_until(lambda st, aw: "draw" in aw.values(), seed=5):
+        pytest.skip("no free draw choice came up in this match")
+    seat = next(p for p, stage in m.turn()["awaiting"].items() if stage == "draw")
+    state = m.state()
+    _, page = latest_page(mailservers, seat)
+    open_page(browser, tmp_path, page)
+    kinds = labels(m.rules, state, seat, "en", "draw")
+    other = "zusatz" if "draw: person" in m.rules.order_form(state, seat, "en") else "person"
+    browser.select('[data-k="orders.draw"]', kinds[other])
+    shot(browser, "1848-draw")
+    m.mail_from_page(browser, seat)
+    accepted(m, seat)
+    assert m.rules.order_schema(state, "draw").model_validate(stored(m, seat)).draw == other
