@@ -245,6 +245,8 @@ function check(n, v, p, cp, errs) {
     if (v[k] !== null && v[k] !== "") check(n.i, v[k], p.concat(k), cpOf(cp, k), errs);
   });
   if (n.t === "obj") n.f.forEach(function (f) {
+    // a field shown for its default (not required, no box to give it) may stay empty: it is left out
+    if (!f.req && always(f) && (v[f.k] === "" || v[f.k] === null)) return;
     if (f.k in v) check(f.n, v[f.k], p.concat(f.k), cpOf(cp, f.k), errs);
     else if (f.req) errs.push([p.concat(f.k), W.required]);
   });
