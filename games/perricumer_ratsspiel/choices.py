@@ -127,7 +127,7 @@ def player_choices(s: dict, player: str, lang: str) -> Choices:
 def gm_choices(s: dict, lang: str) -> Choices:
     camp = s["campaign"]
     mems = C.members(s)
-    symbols = [_one(k, v) for k, v in {**camp["viertel"], **camp["schichten"]}.items()]
+    symbols = [_one(k, v, {"kind": ["vorschlag"]}) for k, v in {**camp["viertel"], **camp["schichten"]}.items()]
     return {
         "nachziehen.*": _proposal_choices(s, [*s["selection"], *s["deck"]], lang),
         "agenda_veroeffentlichen.*": [

@@ -9,10 +9,12 @@ from __future__ import annotations
 import pytest
 import yaml
 from browser import Browser
-from orderpage import labels, latest_page, open_page, page_of
+from orderpage import labels, latest_page, mail_of, open_page, page_of, play_until, send
 from test_order_page_ff_nations import Match, accepted, shot, stored
 
-from referee.game_api.contract import FAULT
+from referee.authority import keys
+from referee.game_api.contract import FAULT, GM, Rng
+from referee.store import seats as seat_rows
 
 SEATS = ("alice", "bob")
 
@@ -125,6 +127,56 @@ def yaml_votes(browser) -> dict:
     """The votes as the page's order mail writes them."""
     doc = yaml.safe_load(browser.eval("document.getElementById('doc').value"))
     return doc["orders"].get("abstimmung") or {}
+
+
+def test_ratsspiel_game_masters_stage_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "perricumer_ratsspiel", SEATS, "de", {"gm_orders": True})
+    m.keys[GM] = keys.new_key()      # the GM's key as the GM holds it (the match's is shown once, at creation)
+    seat_rows.set_gm_key_hash(m.ref.store, "op", keys.hash_key(m.keys[GM]))
+
+    def sender(seat: str) -> str:
+        return mailservers.address("gm" if seat == GM else seat)
+    assert play_until(m.ref, "op", m.address, m.keys, lambda st, aw: GM in aw and st["round"] >= 2, Rng(3), sender)
+    m.service.tick()
+    state = m.state()
+    _, page = latest_page(mailservers, "gm")
+    assert page is not None, "the game master's report carries the order page"
+    open_page(browser, tmp_path, page)
+
+    def choose(key: str, path: str, value) -> None:
+        browser.select(f'[data-k="orders.{key}"]', labels(m.rules, state, GM, "de", path)[value])
+    refill = state["deck"][-1]
+    browser.click('[data-k="orders.nachziehen+"]')
+    choose("nachziehen.0", "nachziehen.*", refill)
+    # a new election: the kind chosen first shows the office and the candidates, not a city value
+    browser.click('[data-k="orders.neue_vorschlaege+"]')
+    browser.focus('[data-k="orders.neue_vorschlaege.0.title_de"]')
+    browser.type("Wahl des Brunnenmeisters")
+    choose("neue_vorschlaege.0.kind", "neue_vorschlaege.*.kind", "wahl")
+    assert browser.eval('document.querySelector(\'[data-k="orders.neue_vorschlaege.0.value?"]\')') is None
+    office = state["campaign"]["offices"][-1]["id"]
+    browser.click('[data-k="orders.neue_vorschlaege.0.office?"]')
+    choose("neue_vorschlaege.0.office", "neue_vorschlaege.*.office", office)
+    candidates = ["travine", "linnart"]
+    for i, who in enumerate(candidates):
+        browser.click('[data-k="orders.neue_vorschlaege.0.candidates+"]')
+        choose(f"neue_vorschlaege.0.candidates.{i}", "neue_vorschlaege.*.candidates.*", who)
+    browser.click('[data-k="orders.agenda_veroeffentlichen+"]')
+    choose("agenda_veroeffentlichen.0", "agenda_veroeffentlichen.*", "bob")
+    shot(browser, "ratsspiel-game-master")
+    browser.focus("#key")
+    browser.type(m.keys[GM])
+    to, subject, text = mail_of(browser)
+    had = len(mailservers.wait_messages("gm", 0))
+    send(mailservers, "gm", to, subject, text)
+    m.service.poll_once()
+    m.reply = mailservers.wait_messages("gm", had + 1)[-1].decode("utf-8", "replace")
+    accepted(m, GM)
+    model = m.rules.order_schema(state, "gm").model_validate(stored(m, GM))
+    assert m.rules.validate(m.state(), GM, model) == []       # nothing set aside
+    assert model.nachziehen == [refill] and model.agenda_veroeffentlichen == ["bob"]
+    new = model.neue_vorschlaege[0]
+    assert (new.title_de, new.kind, new.office, new.candidates) == ("Wahl des Brunnenmeisters", "wahl", office, candidates)
 
 
 def test_1848_trick_plan_with_a_condition_built_and_reordered_by_the_page(mailservers, tmp_path, browser):
