@@ -216,6 +216,39 @@ def test_1848_trick_plan_with_a_condition_built_and_reordered_by_the_page(mailse
     assert not [p for p in m.rules.validate(m.state(), player, model) if p.is_error]
 
 
+def test_1848_zusatzkarte_aimed_at_a_person_with_a_winning_condition_by_the_page(mailservers, tmp_path, browser):
+    m = Match(mailservers, tmp_path, "revolution_1848", SEATS, "en")
+
+    def aimed(st, seat) -> list:
+        return m.rules.order_choices(st, seat, "en").get("steps.*.on", [])
+    assert m.play_until(lambda st, aw: any(aimed(st, p) for p in aw), seed=7)
+    state = m.state()
+    seat = next(p for p in m.turn()["awaiting"] if aimed(state, p))
+    target = aimed(state, seat)[0]
+    card = target["when"]["play"][0]
+    _, page = latest_page(mailservers, seat)
+    open_page(browser, tmp_path, page)
+    browser.click('[data-k="orders.steps+"]')
+    last = len(yaml.safe_load(browser.eval("document.getElementById('doc').value"))["orders"]["steps"]) - 1
+    at = f"orders.steps.{last}"
+    browser.select(f'[data-k="{at}#"]', m.rules.messages["kind.steps.*.Step"]["en"])
+    browser.click(f'[data-k="{at}.play?"]')
+    assert browser.eval(f'document.querySelector(\'[data-k="{at}.on?"]\')') is None, "no target before its card"
+    browser.select(f'[data-k="{at}.play"]', labels(m.rules, state, seat, "en", "steps.*.play")[card])
+    browser.click(f'[data-k="{at}.on?"]')
+    browser.select(f'[data-k="{at}.on"]', target["label"])
+    browser.click(f'[data-k="{at}.if?"]')
+    browser.click(f'[data-k="{at}.if.winning?"]')
+    browser.select(f'[data-k="{at}.if.winning"]', labels(m.rules, state, seat, "en", "steps.*.if.winning")[False])
+    for i in range(last, 0, -1):        # first in the plan
+        browser.click(f'[data-k="orders.steps.{i}^"]')
+    shot(browser, "1848-zusatz-on-target")
+    m.mail_from_page(browser, seat)
+    accepted(m, seat)
+    plan = m.rules.order_schema(state, "trick").model_validate(stored(m, seat)).plan()
+    assert plan[0] == {"play": card, "on": target["value"], "if": {"winning": False}}
+
+
 def test_1848_draw_choice_by_the_page(mailservers, tmp_path, browser):
     m = Match(mailservers, tmp_path, "revolution_1848", SEATS, "en")
     if not m.play_until(lambda st, aw: "draw" in aw.values(), seed=5):
