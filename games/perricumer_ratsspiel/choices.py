@@ -51,7 +51,7 @@ def _npc_choices(s: dict, when: dict | None = None) -> list[dict]:
 
 
 def _proposal_choices(s: dict, nrs: list[int], lang: str, when: dict | None = None) -> list[dict]:
-    return [_one(nr, describe(s, nr, lang), when) for nr in nrs]
+    return [_one(nr, describe(s, nr, lang, ids=False), when) for nr in nrs]
 
 
 def _sides_by_proposal(s: dict, nrs: list[int], field: str, extra: dict | None = None) -> list[dict]:

@@ -73,11 +73,13 @@ def _t(key: str, lang: str, **kw) -> str:
     return text.format(**kw) if kw else text
 
 
-def describe(s: dict, nr: int, lang: str) -> str:
+def describe(s: dict, nr: int, lang: str, ids: bool = True) -> str:
+    """A proposal in a line; ``ids=False`` names the candidates without their ids (the order
+    page's label, where a select holds the id)."""
     p = proposal_view(s, nr)
     title = p["title"].get(lang) or p["title"]["de"]
     if p["kind"] == "wahl":
-        cands = " | ".join(f"{c['id']} ({c['name']})" for c in p["candidates"])
+        cands = " | ".join(f"{c['id']} ({c['name']})" if ids else c["name"] for c in p["candidates"])
         return f"{nr}: {title} [{p['office_name'].get(lang, p['office_name']['de'])}, {p['value_name'][lang if lang in p['value_name'] else 'de']}] — {cands}"
     arrow = "+" if p["direction"] == "up" else "−"
     vname = VALUE_NAMES[p["value"]].get(lang, VALUE_NAMES[p["value"]]["de"])

@@ -112,7 +112,7 @@ def refusals(rules, state, player: str, stage: str, lang: str, bad: Callable[[An
 
 
 def label_problems(rules, state, player: str) -> list[str]:
-    """The same paths and values in English and German, each with a label."""
+    """The same paths and values in English and German, each with a label the page shows whole."""
     en, de = (rules.order_choices(state, player, lang) for lang in ("en", "de"))
     out = []
     if en.keys() != de.keys():
@@ -121,8 +121,8 @@ def label_problems(rules, state, player: str) -> list[str]:
         if [e["value"] for e in en[path]] != [e["value"] for e in de[path]]:
             out.append(f"{path}: values differ between en and de")
         for lang, entries in (("en", en[path]), ("de", de[path])):
-            out += [f"{path}={e['value']!r}: no {lang} label" for e in entries
-                    if not isinstance(e.get("label"), str) or not e["label"].strip()]
+            out += [f"{path}={e['value']!r}: no {lang} label (or over the page's 200 characters)" for e in entries
+                    if not isinstance(e.get("label"), str) or not e["label"].strip() or len(e["label"]) > 200]
     return out
 
 
