@@ -8,23 +8,14 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from browser import Browser
 from orderpage import labels, latest_page, mail_of, open_page, page_of, play_until, send
-from test_order_page_ff_nations import Match, accepted, shot, stored
+from test_order_page_ff_nations import Match, accepted, browser, shot, stored  # noqa: F401  (browser: the fixture)
 
 from referee.authority import keys
 from referee.game_api.contract import FAULT, GM, Rng
 from referee.store import seats as seat_rows
 
 SEATS = ("alice", "bob")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    b = Browser()
-    b.install_error_log()
-    yield b
-    b.close()
 
 
 def used(m: Match, player: str) -> tuple[dict, list[str]]:
