@@ -100,17 +100,20 @@ def test_the_policy_lets_run_only_the_pages_own_script_and_style():
     assert "default-src 'none'" in csp and "unsafe-inline" not in csp
 
 
+class WithChoices:
+    """Founding Fathers whose ``order_choices`` is ``choices(state, player, lang)``."""
+
+    def __init__(self, choices) -> None:
+        self.rules, self.order_choices = registry.get("founding_fathers"), choices
+
+    def __getattr__(self, name):
+        return getattr(self.rules, name)
+
+
 def test_hostile_names_and_labels_stay_inside_the_data_block():
-    rules = registry.get("founding_fathers")
-    state = rules.setup(["alice", "bob", "carol"], {}, Rng(5))
-
-    class Hostile:
-        def __getattr__(self, name):
-            return getattr(rules, name)
-
-        def order_choices(self, state, player, lang):
-            return {"keep.*": [{"value": HOSTILE, "label": HOSTILE + "{{DATA}}\u2028"}]}
-    data = order_page.page_data(Hostile(), state, "alice", "en", match_id="m", turn=1, stage="keep",
+    hostile = WithChoices(lambda *_: {"keep.*": [{"value": HOSTILE, "label": HOSTILE + "{{DATA}}\u2028"}]})
+    state = hostile.setup(["alice", "bob", "carol"], {}, Rng(5))
+    data = order_page.page_data(hostile, state, "alice", "en", match_id="m", turn=1, stage="keep",
                                 address="referee@example.org", title=HOSTILE, player_name=HOSTILE + "{{JS}}")
     html = order_page.page_html(data)
     assert html.count("<script") == 2 and html.count("</script>") == 2
@@ -121,26 +124,17 @@ def test_hostile_names_and_labels_stay_inside_the_data_block():
 
 
 def test_choices_are_capped_and_a_broken_hook_costs_only_the_page(caplog):
-    rules = registry.get("founding_fathers")
-    state = rules.setup(["alice", "bob", "carol"], {}, Rng(5))
-
-    class Many:
-        def __getattr__(self, name):
-            return getattr(rules, name)
-
-        def order_choices(self, state, player, lang):
-            return {f"p{i}": [{"value": "x" * 500, "label": "y" * 500}] * 1000 for i in range(300)}
-
-    class Broken(Many):
-        def order_choices(self, state, player, lang):
-            raise RuntimeError("the game's hook broke")
-    capped = order_page.choices_of(Many(), state, "alice", "en")
+    def fails(*_):
+        raise RuntimeError("the game's hook broke")
+    many = WithChoices(lambda *_: {f"p{i}": [{"value": "x" * 500, "label": "y" * 500}] * 1000 for i in range(300)})
+    state = many.setup(["alice", "bob", "carol"], {}, Rng(5))
+    capped = order_page.choices_of(many, state, "alice", "en")
     assert len(capped) == order_page.MAX_PATHS and all(len(v) == order_page.MAX_VALUES for v in capped.values())
     assert {len(v[0][0]) for v in capped.values()} == {order_page.MAX_VALUE}
     ctx = {"id": "m", "title": "T"}
-    assert order_page.offer(Many(), state, "alice", "en", match_ctx=ctx, turn=1, stage="keep",
+    assert order_page.offer(many, state, "alice", "en", match_ctx=ctx, turn=1, stage="keep",
                             address="r@example.org", player_name="A") is None, "over MAX_DATA: no page"
-    assert order_page.offer(Broken(), state, "alice", "en", match_ctx=ctx, turn=1, stage="keep",
+    assert order_page.offer(WithChoices(fails), state, "alice", "en", match_ctx=ctx, turn=1, stage="keep",
                             address="r@example.org", player_name="A") is None
     assert "no order page" in caplog.text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from browser import Browser
 from orderpage import SHOTS
-from test_order_page import HOSTILE
+from test_order_page import HOSTILE, WithChoices
 
 from referee.game_api import registry
 from referee.game_api.contract import Rng
@@ -14,14 +14,10 @@ from referee.render import order_page
 RULES = registry.get("founding_fathers")
 
 
-class Hostile:
+def Hostile():
     """Founding Fathers whose choices carry script in values and labels."""
-
-    def __getattr__(self, name):
-        return getattr(RULES, name)
-
-    def order_choices(self, state, player, lang):
-        return {"keep.*": [{"value": HOSTILE, "label": HOSTILE}] + RULES.order_choices(state, player, lang)["keep.*"]}
+    return WithChoices(lambda state, player, lang: {
+        "keep.*": [{"value": HOSTILE, "label": HOSTILE}] + RULES.order_choices(state, player, lang)["keep.*"]})
 
 
 @pytest.fixture(scope="module")
