@@ -114,7 +114,9 @@ def player_choices(s: dict, player: str, lang: str) -> Choices:
     """Every phase open this session; a phase that is not (the card choice once made, round
     one's card, actions and votes, the last round's selection) offers nothing: the page hides it."""
     picks = s["cards"].get(player) is None
-    out: Choices = {"ereigniskarten.*": [_one(c, card_label(c, lang)) for c in CARDS] if picks else []}
+    m = s["players"][player]
+    out: Choices = {"spielerfigur": [_one(m, C.members(s)[m]["name"])],
+                    "ereigniskarten.*": [_one(c, card_label(c, lang)) for c in CARDS] if picks else []}
     if s["round"] > 1:
         out.update(_session_choices(s, player, lang))
     else:

@@ -54,7 +54,7 @@ _FIELDS = {
     "agenda_veroeffentlichen": ("Geheime Agenden veröffentlichen", "Publish secret agendas"),
 }
 _KINDS = {
-    "ereigniskarte.str": ("nur der Name einer Karte ohne Angaben", "only the name of a card without details"),
+    "ereigniskarte.str": ("nur ein Kartenname ohne Angaben, oder „keine“", "just a card's name without details, or 'keine'"),
     "ereigniskarte.Ereigniskarte": ("Karte mit ihren Angaben", "a card with its details"),
     "aktionen.verwaltungsarbeit.int": ("eine Zahl von AP", "a number of AP"),
 }
