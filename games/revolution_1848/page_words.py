@@ -12,7 +12,7 @@ _FIELDS = {
     "steps.*.push": ("Schieben (push): die Karte verdeckt unter ihren Stapel, du bleibst im Spiel",
                      "Push: the card face down under its stack, you stay in"),
     "steps.*.on": ("Auf die Person (on)", "On the person"),
-    "steps.*.player": ("Bei Spieler (player)", "Of player"),
+    "steps.*.player": ("Spieler, dessen Personen die Karte trifft (player)", "Player whose persons the card hits"),
     "steps.*.party": ("Partei (party)", "Party"),
     "steps.*.to": ("Armee an (to), wenn zwei Heerführer gleichauf liegen", "Army to, when two commanders tie"),
     "steps.*.if": ("Bedingung (if): der Schritt wartet, bis sie eintritt",
