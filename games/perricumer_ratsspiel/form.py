@@ -7,23 +7,25 @@ from .campaign import VALUE_NAMES
 from .orders import CARD_PARAM, CARDS
 from .view import proposal_view
 
+# each card in the player's words: (name: effect, the fields it takes); the order page labels a card
+# with the first part, the form shows both
 CARD_HELP = {
-    "familienstern": {"de": "Unter dem Familienstern: doppelter Einfluss aus gewonnenen Abstimmungen",
-                      "en": "Under the family star: double influence from votes won"},
-    "fremdes_revier": {"de": "Fremdes Revier: Bonus auch für ein weiteres Viertel (viertel: …)",
-                       "en": "Foreign ground: the bonus for one more quarter too (viertel: …)"},
-    "fremde_schichten": {"de": "Fremde Schichten: Bonus auch für eine weitere Schicht (schicht: …)",
-                         "en": "Foreign estates: the bonus for one more estate too (schicht: …)"},
-    "aufstaende": {"de": "Aufstände: ein Viertel stimmt diese Runde nicht ab (viertel: …)",
-                   "en": "Riots: one quarter does not vote this round (viertel: …)"},
-    "klassenkampf": {"de": "Klassenkampf: eine Schicht stimmt diese Runde nicht ab (schicht: …)",
-                     "en": "Class struggle: one estate does not vote this round (schicht: …)"},
-    "entfuehrung": {"de": "Entführung: eine Nichtspielerfigur verschwindet für diese und die nächste Runde (ziel: …)",
-                    "en": "Abduction: a non-player councillor vanishes this round and the next (ziel: …)"},
-    "marionette": {"de": "Marionette: Du bestimmst alle Stimmen einer Nichtspielerfigur (ziel: …, abstimmung: {nr: …}; sonst stimmt sie wie Du)",
-                   "en": "Puppet: you cast all votes of a non-player councillor (ziel: …, abstimmung: {nr: …}; else it votes as you do)"},
-    "kaiserhof": {"de": "Stimme vom Kaiserhofe: drei Stimmen für eine Seite (vorschlag: nr, seite: pro|contra|Kandidat)",
-                  "en": "Voice of the imperial court: three votes for one side (vorschlag: nr, seite: pro|contra|candidate)"},
+    "familienstern": {"de": ("Unter dem Familienstern: doppelter Einfluss aus gewonnenen Abstimmungen", ""),
+                      "en": ("Under the family star: double influence from votes won", "")},
+    "fremdes_revier": {"de": ("Fremdes Revier: Bonus auch für ein weiteres Viertel", "viertel: …"),
+                       "en": ("Foreign ground: the bonus for one more quarter too", "viertel: …")},
+    "fremde_schichten": {"de": ("Fremde Schichten: Bonus auch für eine weitere Schicht", "schicht: …"),
+                         "en": ("Foreign estates: the bonus for one more estate too", "schicht: …")},
+    "aufstaende": {"de": ("Aufstände: ein Viertel stimmt diese Runde nicht ab", "viertel: …"),
+                   "en": ("Riots: one quarter does not vote this round", "viertel: …")},
+    "klassenkampf": {"de": ("Klassenkampf: eine Schicht stimmt diese Runde nicht ab", "schicht: …"),
+                     "en": ("Class struggle: one estate does not vote this round", "schicht: …")},
+    "entfuehrung": {"de": ("Entführung: eine Nichtspielerfigur verschwindet für diese und die nächste Runde", "ziel: …"),
+                    "en": ("Abduction: a non-player councillor vanishes this round and the next", "ziel: …")},
+    "marionette": {"de": ("Marionette: Du bestimmst alle Stimmen einer Nichtspielerfigur", "ziel: …, abstimmung: {nr: …}; sonst stimmt sie wie Du"),
+                   "en": ("Puppet: you cast all votes of a non-player councillor", "ziel: …, abstimmung: {nr: …}; else it votes as you do")},
+    "kaiserhof": {"de": ("Stimme vom Kaiserhofe: drei Stimmen für eine Seite", "vorschlag: nr, seite: pro|contra|Kandidat"),
+                  "en": ("Voice of the imperial court: three votes for one side", "vorschlag: nr, seite: pro|contra|candidate")},
 }
 T = {
     "head": {"de": "Perricumer Ratsspiel — Ratssitzung Runde {r} von {n} — Spielerfigur: {name} ({id})",
@@ -56,23 +58,35 @@ T = {
 }
 
 
+def card_label(card: str, lang: str) -> str:
+    """A card's name and effect in ``lang`` (the report's words)."""
+    return (CARD_HELP[card].get(lang) or CARD_HELP[card]["en"])[0]
+
+
+def card_help(card: str, lang: str) -> str:
+    label, fields = CARD_HELP[card].get(lang) or CARD_HELP[card]["en"]
+    return f"{label} ({fields})" if fields else label
+
+
 def _t(key: str, lang: str, **kw) -> str:
     text = T[key].get(lang) or T[key]["en"]
     return text.format(**kw) if kw else text
 
 
-def _describe(s: dict, nr: int, lang: str) -> str:
+def describe(s: dict, nr: int, lang: str, ids: bool = True) -> str:
+    """A proposal in a line; ``ids=False`` names the candidates without their ids (the order
+    page's label, where a select holds the id)."""
     p = proposal_view(s, nr)
     title = p["title"].get(lang) or p["title"]["de"]
     if p["kind"] == "wahl":
-        cands = " | ".join(f"{c['id']} ({c['name']})" for c in p["candidates"])
+        cands = " | ".join(f"{c['id']} ({c['name']})" if ids else c["name"] for c in p["candidates"])
         return f"{nr}: {title} [{p['office_name'].get(lang, p['office_name']['de'])}, {p['value_name'][lang if lang in p['value_name'] else 'de']}] — {cands}"
     arrow = "+" if p["direction"] == "up" else "−"
     vname = VALUE_NAMES[p["value"]].get(lang, VALUE_NAMES[p["value"]]["de"])
     return f"{nr}: {title} [{vname} {arrow}] pro: {', '.join(p['pro']) or '—'}; contra: {', '.join(p['contra']) or '—'}"
 
 
-def _card_example(s: dict, card: str, npcs: list[str]) -> str | None:
+def card_example(s: dict, card: str, npcs: list[str]) -> str | None:
     """One valid line playing ``card`` now (None when it cannot be played this session)."""
     camp = s["campaign"]
     need = CARD_PARAM[card]
@@ -85,15 +99,15 @@ def _card_example(s: dict, card: str, npcs: list[str]) -> str | None:
             return None
         if card == "marionette" and s["session"]:
             nr = s["session"][0]
-            return f"ereigniskarte: {{karte: marionette, ziel: {npcs[0]}, abstimmung: {{{nr}: {_sides(s, nr)[0]}}}}}"
+            return f"ereigniskarte: {{karte: marionette, ziel: {npcs[0]}, abstimmung: {{{nr}: {sides(s, nr)[0]}}}}}"
         return f"ereigniskarte: {{karte: {card}, ziel: {npcs[0]}}}"
     if not s["session"]:
         return None
     nr = s["session"][0]
-    return f"ereigniskarte: {{karte: {card}, vorschlag: {nr}, seite: {_sides(s, nr)[0]}}}"
+    return f"ereigniskarte: {{karte: {card}, vorschlag: {nr}, seite: {sides(s, nr)[0]}}}"
 
 
-def _sides(s: dict, nr: int) -> list[str]:
+def sides(s: dict, nr: int) -> list[str]:
     p = s["proposals"][str(nr)]
     return list(p["candidates"]) if p["kind"] == "wahl" else ["pro", "contra"]
 
@@ -111,14 +125,14 @@ def player_form(s: dict, player: str, lang: str) -> str:
     if s["cards"].get(player) is None:
         lines.append("# " + _t("picks", lang))
         for c in CARDS:
-            lines.append(f"#   {c} — {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
+            lines.append(f"#   {c} — {card_help(c, lang)}")
         lines.append(f"# ereigniskarten: [{', '.join(CARDS[:3])}]")
     if s["round"] > 1:
         left = s["cards"].get(player) or []
         lines.append("# " + _t("card", lang) + (" " + _t("no_cards", lang) if not left else ""))
         for c in left:
-            lines.append(f"#   {c} — {CARD_HELP[c].get(lang, CARD_HELP[c]['en'])}")
-        examples = [e for e in (_card_example(s, c, npcs) for c in left) if e]
+            lines.append(f"#   {c} — {card_help(c, lang)}")
+        examples = [e for e in (card_example(s, c, npcs) for c in left) if e]
         if examples:
             lines.append("# " + _t("card_lines", lang))
             lines += [f"# {e}" for e in examples]
@@ -134,20 +148,20 @@ def player_form(s: dict, player: str, lang: str) -> str:
             nr = s["session"][0]
             lines.append("  # " + _t("einfluss", lang))
             lines.append("  # einflussnahme:")
-            lines.append(f"  #   - {{ziel: {npcs[0]}, vorschlag: {nr}, richtung: {_sides(s, nr)[0]}, punkte: 2}}")
+            lines.append(f"  #   - {{ziel: {npcs[0]}, vorschlag: {nr}, richtung: {sides(s, nr)[0]}, punkte: 2}}")
         if s["session"]:
             lines.append("# " + _t("votes", lang))
             lines.append("abstimmung:")
             for nr in s["session"]:
                 best, _ = C.inclination(s, m, s["proposals"][str(nr)])
-                lines.append(f"  # {_describe(s, nr, lang)}")
+                lines.append(f"  # {describe(s, nr, lang)}")
                 lines.append(f"  {nr}: {best[0]}")
         else:
             lines.append("# " + _t("no_votes", lang))
     if s["round"] < camp["rounds"] and s["selection"]:
         lines.append("# " + _t("select", lang) + ":")
         for nr in s["selection"]:
-            lines.append(f"#   {_describe(s, nr, lang)}")
+            lines.append(f"#   {describe(s, nr, lang)}")
         lines.append(f"auswahl: {s['selection'][0]}")
     return "\n".join(lines) + "\n"
 

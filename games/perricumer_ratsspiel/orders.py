@@ -66,7 +66,7 @@ def _card_may_be_a_word(schema: dict) -> None:
     published JSON Schema must accept the word the form is pre-filled with too."""
     card = schema.get("properties", {}).get("ereigniskarte", {})
     if isinstance(card.get("anyOf"), list):
-        card["anyOf"].insert(0, {"type": "string"})
+        card["anyOf"].insert(1, {"type": "string"})   # after the card's mapping: the order page offers that first
 
 
 class SessionOrders(_Doc):

@@ -14,6 +14,7 @@ from .campaign import CITY_VALUES, load_campaign
 from .form import gm_form, player_form
 from .messages import MESSAGES
 from .orders import CARDS, GmOrders, SessionOrders, read, read_gm, understood
+from .page_words import PAGE_WORDS
 from .picture import STANDINGS_MESSAGES
 from .scripted import random_orders
 from .session import resolve_session
@@ -45,7 +46,7 @@ class RatsspielRules:
     languages = ("de", "en")
     min_players = 1
     max_players = 24
-    messages = {**MESSAGES, **STANDINGS_MESSAGES}
+    messages = {**MESSAGES, **STANDINGS_MESSAGES, **PAGE_WORDS}
 
     # --- match set-up -------------------------------------------------
     def check_options(self, players: Sequence[str], options: Mapping) -> list[Problem]:
@@ -191,6 +192,11 @@ class RatsspielRules:
     # scripted players (conformance test, demo)
     def random_orders(self, state: dict, player: str, rng: Rng) -> dict[str, Any]:
         return random_orders(state, player, rng)
+
+    # the clickable order page (issue 36)
+    def order_choices(self, state: dict, player: str, lang: str) -> dict:
+        from .choices import order_choices
+        return order_choices(state, player, lang, self.awaiting(state))
 
 
 def _copy(value):

@@ -62,21 +62,26 @@ def label(ed, cid, lang) -> str:
     return f"{cid} {z.name}: {z.text[lang]}"
 
 
-def _targets(d, ed, p, card) -> list[dict]:
-    """Steps that play ``card`` with a target its effect takes, now or once a person lies out."""
+def targets(d, ed, p, card, every: bool = False) -> list[dict]:
+    """Steps that play ``card`` with a target its effect takes, now or once a person lies out:
+    one of each kind for the form's examples, or ``every`` player, party and person (the order page)."""
     z = ed.zusatz.get(card)
+    others = [q for q in d["players"] if q != p] or [p]
     if z is not None and z.is_army:
-        other = next((q for q in d["players"] if q != p), p)
-        return [{"play": card}, {"play": card, "to": other}]
+        return [{"play": card}] + [{"play": card, "to": q} for q in (d["players"] if every else others[:1])]
     if z is None or z.effect["do"] == "none":
         return [{"play": card}]
     if z.effect["do"] == "party_value":
         side = z.effect.get("side", "any")
-        q = p if side in ("own", "any") else next((x for x in d["players"] if x != p), p)
-        return [{"play": card, "player": q, "party": z.effect.get("party") or PARTIES[0]}]
-    table = [c for q in d["players"] for c in d["trick"]["persons"][q]]
-    own = [c for c in d["hands"][p] if c in ed.persons]
-    out = [{"play": card, "on": c} for c in table + own]
+        seats = {"own": [p], "other": others, "any": [p, *others]}[side] if every else [
+            p if side in ("own", "any") else others[0]]
+        parties = [z.effect["party"]] if z.effect.get("party") else list(PARTIES) if every else [PARTIES[0]]
+        return [{"play": card, "player": q, "party": x} for q in seats for x in parties]
+    side = z.effect.get("side", "any") if every else "any"   # the page offers only a side's persons
+    table = [c for q in d["players"] for c in d["trick"]["persons"][q]
+             if side == "any" or (q == p) == (side == "own")]
+    own = [c for c in d["hands"][p] if c in ed.persons and side != "other"]
+    out = [{"play": card, "on": c} for c in dict.fromkeys(table + own)]
     return ([{"play": card}] if z.effect.get("optional") else []) + out
 
 
@@ -86,7 +91,7 @@ def examples(d, ed, p) -> list[tuple[dict | str, str]]:
     out: list[tuple[dict | str, str]] = []
     for card in dict.fromkeys(d["hands"][p]):
         shown, limit = 0, 2 if card in ed.zusatz and ed.zusatz[card].is_army else 1
-        for step in _targets(d, ed, p, card):
+        for step in targets(d, ed, p, card):
             if static_problems(d, ed, p, step, "") or shown >= limit:
                 continue
             out.append((step, "now" if not step_problems(d, ed, p, step) else step.get("on") or ""))

@@ -10,6 +10,7 @@ from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow
 from .actions import never_problems, step_problems
 from .edition import PARTIES, edition_for
 from .orders import MESSAGES, SCHEMAS, DrawOrders, TrickOrders
+from .page_words import PAGE_WORDS
 from .picture import STANDINGS_MESSAGES
 from .state import State, clone, deep, load_state, new_data
 from .trick import default_draw, describe, draw_all, draw_choice, start_trick, take_kept, walk
@@ -83,8 +84,8 @@ def static_problems(d, ed, player, step, where) -> list[Problem]:
     return out
 
 
-# the game's messages with the standings' labels
-ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES}
+# the game's messages with the standings' labels and the order page's words for its fields
+ALL_MESSAGES = {**MESSAGES, **STANDINGS_MESSAGES, **PAGE_WORDS}
 
 
 class Revolution1848:
@@ -231,6 +232,11 @@ class Revolution1848:
     def random_orders(self, state: State, player: str, rng: Rng) -> dict:
         from .play import random_orders
         return random_orders(state, player, rng)
+
+    def order_choices(self, state: State, player: str, lang: str) -> dict:
+        """The player's legal choices for the clickable order page (issue 36)."""
+        from .choices import order_choices
+        return order_choices(state, player, lang)
 
 
 RULES = Revolution1848()

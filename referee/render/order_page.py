@@ -49,7 +49,7 @@ def page_name(match_id: str, turn: int) -> str:
 
 
 def choices_of(rules, state, player: str, lang: str) -> dict[str, list[list[Any]]]:
-    """The game's ``order_choices`` capped and checked: {path: [[value, label], ...]}."""
+    """The game's ``order_choices`` capped and checked: {path: [[value, label(, when)], ...]}."""
     hook = getattr(rules, "order_choices", None)
     raw = hook(state, player, lang) if hook is not None else {}
     out: dict[str, list[list[Any]]] = {}
@@ -64,9 +64,22 @@ def choices_of(rules, state, player: str, lang: str) -> dict[str, list[list[Any]
             elif not isinstance(value, (int, float, bool)):
                 continue
             label = str(item.get("label") or value)[:MAX_LABEL]
-            kept.append([value, label])
+            when = _when(item.get("when"))
+            kept.append([value, label, when] if when else [value, label])
         out[path] = kept
     return out
+
+
+def _when(raw: Any) -> dict[str, list] | None:
+    """A choice's ``when`` ({field of its record: [values]}: offered only while that field holds
+    one of them), capped like the choices; anything else is dropped."""
+    if not isinstance(raw, dict):
+        return None
+    out = {}
+    for key, values in list(raw.items())[:8]:
+        if isinstance(key, str) and len(key) <= 64 and isinstance(values, (list, tuple)):
+            out[key] = [v for v in list(values)[:MAX_VALUES] if isinstance(v, (str, int, float, bool))]
+    return out or None
 
 
 def start_values(form: str) -> dict:

@@ -5,7 +5,8 @@ The page's script stays short and the data small: ``$ref`` is resolved here, nes
 ``anyOf``/``oneOf`` flattened into one list of kinds, ``null`` among them turned into
 "may be left out", string enums of a union split into one kind per value, and a
 discriminated union's kinds named by their tag.  Every node is a dict whose ``t`` is
-one of ``obj arr alt enum const str int num bool any``; the walk is bounded in depth
+one of ``obj map arr alt enum const str int num bool any`` (``map``: keys from the
+game's choices at its path); the walk is bounded in depth
 and in nodes, so a schema a game builds wrongly cannot make the page huge.
 """
 from __future__ import annotations
@@ -64,7 +65,10 @@ class _Walk:
             out = {"t": "enum", "v": list(s["enum"])}
         else:
             kind = s.get("type")
-            if kind == "object" or "properties" in s:
+            if "properties" not in s and isinstance(s.get("additionalProperties"), dict):
+                # a mapping whose keys the game offers (the Ratsspiel's vote per proposal)
+                out = {"t": "map", "i": self.node(s["additionalProperties"], depth + 1)}
+            elif kind == "object" or "properties" in s:
                 req = set(s.get("required") or ())
                 fields = []
                 for key, sub in (s.get("properties") or {}).items():

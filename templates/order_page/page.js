@@ -24,6 +24,7 @@ function fits(n, v) {
     case "const": return v === n.v;
     case "enum": return n.v.indexOf(v) >= 0;
     case "obj": return isObj(v) && (n.tk === undefined || v[n.tk] === n.tag);
+    case "map": return isObj(v);
     case "arr": return Array.isArray(v);
     case "str": return typeof v === "string";
     case "int": return typeof v === "number" && Math.floor(v) === v;
@@ -45,6 +46,7 @@ function blank(n) {
       if (f.n.t === "arr") o[f.k] = [];
     }); return o;
     case "arr": return [];
+    case "map": return {};
     case "str": case "any": return "";
     case "bool": return false;
     case "alt": return blank(n.o[0]);
@@ -69,9 +71,25 @@ function control(p, input, host) {
   ctl[p.join(".")] = {input: input, msg: msg};
   host.appendChild(msg);
 }
+// a choice's third part, when ({field: [values]}), holds while those fields of its record (the list
+// item its path is in, else its phase: the first part) hold one of them; only such choices are offered
+var DEP = {};
+Object.keys(C).forEach(function (cp) { C[cp].forEach(function (c) { Object.keys(c[2] || {}).forEach(function (k) { DEP[k] = 1; }); }); });
+function recOf(p, cp) {
+  var s = cp.replace(/\.\*$/, "").split("."), i = s.lastIndexOf("*");
+  return p.slice(0, i >= 0 ? i + 2 : s.length > 1 ? 2 : 1);
+}
+function offered(p, cp) {
+  if (!C[cp]) return undefined;
+  var r = recOf(p, cp);
+  return C[cp].filter(function (c) {
+    return !c[2] || Object.keys(c[2]).every(function (k) { return c[2][k].indexOf(get(r.concat(k.split(".")))) >= 0; });
+  });
+}
+function given(v) { return v !== undefined && v !== null && v !== "" && (!Array.isArray(v) || v.length > 0) && (!isObj(v) || Object.keys(v).length > 0); }
 function field(p, cp, lab, n, host) {
   var id = "i" + (++uid), v = get(p), box = el("div", {"class": "f"}), input;
-  var list = n.t === "enum" ? n.v.map(function (x) { return [x, optLabel(cp, n, x)]; }) : C[cp];
+  var list = n.t === "enum" ? n.v.map(function (x) { return [x, optLabel(cp, n, x)]; }) : offered(p, cp);
   if (n.t === "const") {
     set(p, n.v);
     box.appendChild(el("span", {"class": "lab"}, lab + ": " + optLabel(cp, n, n.v)));
@@ -90,7 +108,9 @@ function field(p, cp, lab, n, host) {
       vals.push(v); input.appendChild(el("option", {value: String(vals.length - 1)}, String(v)));
     }
     input.value = String(Math.max(0, vals.indexOf(v === undefined ? null : v)));
-    input.addEventListener("change", function () { set(p, vals[+input.value]); update(); });
+    input.addEventListener("change", function () {   // what depends on this field is offered anew
+      set(p, vals[+input.value]); if (DEP[p[p.length - 1]]) redraw(p.join(".")); else update();
+    });
     box.appendChild(el("label", {"for": id}, lab)); box.appendChild(input);
   } else {
     var num = n.t === "int" || n.t === "num";
@@ -114,16 +134,21 @@ function render(n, p, cp, lab, host) {
     n.f.forEach(function (f) { member(n, f, o, p.concat(f.k), cpOf(cp, f.k), fs); });
     return host.appendChild(fs);
   }
+  if (n.t === "map") return mapping(n, p, cp, lab, host);
   if (n.t === "arr") return list(n, p, cp, lab, host);
   if (n.t === "alt") return alt(n, p, cp, lab, host);
   field(p, cp, lab, n, host);
 }
 function member(parent, f, o, p, cp, host) {
-  var lab = label(cp, f);
+  var lab = label(cp, f), offer = offered(p, f.n.t === "arr" ? cpOf(cp, "*") : cp);
+  // a value that no longer fits what it depends on is dropped; an optional field with nothing offered is not shown
+  if (offer && !isObj(o[f.k]) && !Array.isArray(o[f.k]) && C[cp] && C[cp].some(function (c) { return c[0] === o[f.k]; }) &&
+      !offer.some(function (c) { return c[0] === o[f.k]; })) delete o[f.k];
+  if (offer && !offer.length && !f.req && !given(o[f.k])) { delete o[f.k]; return; }
   if (!always(f)) {
     var id = "i" + (++uid), box = el("div", {"class": "f opt"});
     var cb = el("input", {type: "checkbox", id: id, "data-k": p.join(".") + "?"});
-    cb.checked = f.k in o && o[f.k] !== null;
+    cb.checked = f.k in o;   // given, even while its value is still to choose (a select starts at null)
     cb.addEventListener("change", function () {
       if (cb.checked) o[f.k] = f.d !== undefined && f.d !== null ? copy(f.d) : blank(f.n); else delete o[f.k];
       redraw(p.join(".") + "?");
@@ -162,6 +187,19 @@ function list(n, p, cp, lab, host) {
   add.disabled = n.hi !== undefined && a.length >= n.hi;
   fs.appendChild(add);
   control(p, add, fs);
+  host.appendChild(fs);
+}
+// a mapping's keys are the game's choices at its path (a vote per proposal), and any the form gave
+function keysOf(p, cp, o) {
+  var keys = (offered(p, cp) || []).map(function (c) { return [String(c[0]), c[1], typeof c[0] === "number"]; });
+  Object.keys(o).forEach(function (k) { if (!keys.some(function (x) { return x[0] === k; })) keys.push([k, k, false]); });
+  return keys;
+}
+function mapping(n, p, cp, lab, host) {
+  var o = get(p), fs = el("fieldset");
+  if (!isObj(o)) { o = {}; set(p, o); }
+  fs.appendChild(el("legend", null, lab));
+  keysOf(p, cp, o).forEach(function (k) { render(n.i, p.concat(k[0]), cpOf(cp, k[0]), k[1], fs); });
   host.appendChild(fs);
 }
 function alt(n, p, cp, lab, host) {
@@ -203,7 +241,12 @@ function check(n, v, p, cp, errs) {
     if (n.lo !== undefined && v.length < n.lo) errs.push([p, fmt(W.few, {n: n.lo})]);
     v.forEach(function (x, i) { check(n.i, x, p.concat(i), cpOf(cp, "*"), errs); });
   }
+  if (n.t === "map") Object.keys(v).forEach(function (k) {
+    if (v[k] !== null && v[k] !== "") check(n.i, v[k], p.concat(k), cpOf(cp, k), errs);
+  });
   if (n.t === "obj") n.f.forEach(function (f) {
+    // a field shown for its default (not required, no box to give it) may stay empty: it is left out
+    if (!f.req && always(f) && (v[f.k] === "" || v[f.k] === null)) return;
     if (f.k in v) check(f.n, v[f.k], p.concat(f.k), cpOf(cp, f.k), errs);
     else if (f.req) errs.push([p.concat(f.k), W.required]);
   });
@@ -217,32 +260,35 @@ function q(v) {
 }
 function flat(v) { return !Array.isArray(v) ? !isObj(v) : v.every(function (x) { return !isObj(x) && (!Array.isArray(x) || x.every(flat)); }); }
 function flow(v) { return Array.isArray(v) ? "[" + v.map(flow).join(", ") + "]" : q(v); }
-function map(n, v, ind, out) {
-  (n.f || []).forEach(function (f) {
+function map(n, v, ind, out, cp) {
+  var fields = n.t === "map" ? Object.keys(v).map(function (k) { return {k: k, n: n.i, m: 1}; }) : n.f || [];
+  fields.forEach(function (f) {
     if (!(f.k in v)) return;
-    var x = v[f.k], sub = node(f.n, x);
+    var x = v[f.k], sub = node(f.n, x), at = cpOf(cp, f.k);
+    // a mapping's key the game offered as a number is written as one (``12: pro``)
+    var k = f.m && (C[cp] || []).some(function (c) { return typeof c[0] === "number" && String(c[0]) === f.k; }) ? f.k : q(f.k);
     if ((x === null || x === "") && !f.req) return;
     if (Array.isArray(x) && !x.length && !f.req) return;
-    if (flat(x)) return out.push(ind + q(f.k) + ": " + flow(x));
+    if (flat(x)) return out.push(ind + k + ": " + flow(x));
     if (isObj(x)) {
-      var inner = map(sub, x, ind + "  ", []);
-      if (!inner.length) return out.push(ind + q(f.k) + ": {}");
-      out.push(ind + q(f.k) + ":"); return inner.forEach(function (l) { out.push(l); });
+      var inner = map(sub, x, ind + "  ", [], at);
+      if (!inner.length) return out.push(ind + k + ": {}");
+      out.push(ind + k + ":"); return inner.forEach(function (l) { out.push(l); });
     }
-    out.push(ind + q(f.k) + ":");
-    x.forEach(function (item) { entry(node(sub.i, item), item, ind + "  ", out); });
+    out.push(ind + k + ":");
+    x.forEach(function (item) { entry(node(sub.i, item), item, ind + "  ", out, cpOf(at, "*")); });
   });
   return out;
 }
-function entry(n, v, ind, out) {
+function entry(n, v, ind, out, cp) {
   if (flat(v)) return out.push(ind + "- " + flow(v));
-  var lines = map(n, v, ind + "  ", []);
+  var lines = map(n, v, ind + "  ", [], cp);
   if (!lines.length) return out.push(ind + "- {}");
   out.push(ind + "- " + lines[0].slice(ind.length + 2));
   for (var i = 1; i < lines.length; i++) out.push(lines[i]);
 }
 function yaml(key) {
-  var h = D.h, body = map(node(D.s, root.orders), root.orders, "  ", []);
+  var h = D.h, body = map(node(D.s, root.orders), root.orders, "  ", [], "");
   return ["match: " + q(h.match), "player: " + q(h.player), "key: " + (key ? q(key) : ""), "turn: " + h.turn,
           "orders:" + (body.length ? "" : " {}")].concat(body).join("\n") + "\n";
 }
