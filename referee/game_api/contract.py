@@ -279,7 +279,10 @@ class GameRules(Protocol):
     #     for any list item ("steps.*.card", "phases.vote.choice"); ``label`` is in
     #     ``lang`` and uses the report's words.  The page takes the structure from the
     #     stage's JSON Schema and offers these values where a path matches; {} when
-    #     the player owes nothing.
+    #     the player owes nothing.  A value may carry ``when: {field: [values]}`` (offered
+    #     only while a field of its record holds one of them); an empty list hides an
+    #     optional field; a mapping with chosen keys lists its keys at its own path and
+    #     each key's values below it.  docs/ORDER-PAGE.md has the whole of it.
     # random_orders(state, player, rng) -> dict
     #     One legal ``orders:`` mapping drawn at random (scripted players, the demo,
     #     the conformance test, and the bots' candidate moves and play-outs).
