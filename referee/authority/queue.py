@@ -34,7 +34,9 @@ class MailQueue:
         ``calendar`` an iCalendar part.  ``report``: the row names a turn's report
         (``outbox.refs.report_ref``); its body (read from the archive) and picture
         (from the turn's result) are filled in when the mail is built: a report
-        is stored once."""
+        is stored once.  A mail to no one (a bot's seat, issue 35) is dropped here."""
+        if not to:
+            return False
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "date": self.now().isoformat(),
