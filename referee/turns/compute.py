@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
-from referee.authority.gate.bot_orders import BOT_MARK
+from referee.authority.gate.bot_orders import BOT_FAILED, BOT_MARK
 from referee.authority.gate.orders import orders_text
 from referee.authority.matches.absence import moved_past
 from referee.authority.order_mail import schema_url
@@ -133,9 +133,9 @@ class CloseCompute:
         orders, used, missing = {}, {}, []
         for pid, stage in sorted(turn["awaiting"].items()):
             model, source = None, "player"
-            if pid in subs:
-                if subs[pid]["message_id"].startswith(BOT_MARK):   # issue 35: orders.yaml says a bot's
-                    source = "bot"
+            sent = subs[pid]["message_id"] if pid in subs else None
+            if sent is not None and not sent.startswith(BOT_FAILED):   # issue 35: a failed bot's seat: defaults
+                source = "bot" if sent.startswith(BOT_MARK) else "player"   # orders.yaml says a bot's
                 try:
                     model = rules.order_schema(state, stage).model_validate(subs[pid]["orders"])
                     if any(p.is_error for p in rules.validate(state, pid, model)):

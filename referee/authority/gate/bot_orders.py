@@ -6,8 +6,9 @@ mail, read back and checked by the intake as a player's mail is (``read_text``,
 (``BOT_MARK`` in its Message-ID: orders.yaml says ``source: bot``) and kept in the turn's
 inbox as a mail, so the archive holds what the bot sent and ``referee replay``
 needs nothing else.  A bot that fails (raises, or sends orders the checks refuse)
-never holds a turn: it is recorded as decided, its seat gets the game's default
-orders at the close, and the GM is told (a fault of stage ``bot``)."""
+never holds a turn: a placeholder marks its seat as in (``BOT_FAILED``: an early close
+still comes when the humans are in), the seat gets the game's default orders at the
+close, and the GM is told (a fault of stage ``bot``)."""
 from __future__ import annotations
 
 import hashlib
@@ -22,6 +23,7 @@ from referee.intake.safe_yaml import dump as dump_yaml
 from referee.store import bots as bot_rows
 
 BOT_MARK = "bot:"   # how a bot's submission's message_id begins (compute: source "bot")
+BOT_FAILED = "bot-failed:"   # a failed bot's placeholder: its seat is in, and gets the game's defaults at the close
 
 
 class BotFailed(Exception):
@@ -57,9 +59,7 @@ class BotOrders:
         try:   # the bot's CPU outside any transaction: nothing is locked while it thinks
             orders, text = self._decide(rules, match, turn, seat, stage, strength)
         except Exception as error:   # any failure of the bot: defaults at the close, the GM told
-            with self.store.transaction():
-                bot_rows.mark_decided(self.store, match_id, seat, key)
-            self.faults.note_fault("bot", f"{match_id}:{key}:{seat}", _said(seat, error), match_id, turn["number"])
+            self._failed(match_id, turn, seat, key, error)
             return 0
         raw = self._mail(match, turn, seat, strength, text)
         digest = hashlib.sha256(raw).hexdigest()
@@ -74,6 +74,17 @@ class BotOrders:
                                       f"{BOT_MARK}{match_id}:{key}:{seat}", digest, self.now())
             bot_rows.mark_decided(self.store, match_id, seat, key)
         return 1
+
+    def _failed(self, match_id: str, turn: dict, seat: str, key: str, error: Exception) -> None:
+        with self.store.transaction():
+            self.store.claim_match(match_id)
+            now_turn = self.store.current_turn(match_id)
+            if now_turn is not None and (now_turn["number"], now_turn["rev"]) == (turn["number"], turn["rev"]) \
+                    and now_turn["status"] == "open":
+                self.store.put_submission(match_id, turn["number"], seat, {}, f"{BOT_FAILED}{match_id}:{key}:{seat}",
+                                          "", self.now())
+            bot_rows.mark_decided(self.store, match_id, seat, key)
+        self.faults.note_fault("bot", f"{match_id}:{key}:{seat}", _said(seat, error), match_id, turn["number"])
 
     def _decide(self, rules, match, turn, seat: str, stage: str, strength: str) -> tuple[dict, str]:
         """(the checked orders as stored, the order document's text), or BotFailed."""
