@@ -19,6 +19,7 @@ from referee.archive.record import replay
 from referee.authority.base import Settings
 from referee.game_api.contract import Rng
 from referee.mail.imap_source import ImapSource
+from referee.site.build import build_site
 from referee.mail.sink import SmtpSink
 from referee.store import bots as bot_rows
 from referee.store.sqlite import SqliteStore
@@ -130,6 +131,8 @@ def test_bot_seat_match_by_mail_dropout_to_bot_and_back(mailservers, tmp_path):
     assert used["bob"]["source"] == "bot" and used["robo"]["source"] == "bot"
 
     # -- the GM gives the seat back to a person: bob, with a fresh key ------------------------
+    status = _gm(s, service, created, "status")
+    assert 'bob (Bob): 0 (a bot plays it, strength "default")' in status, status
     done = _gm(s, service, created, "replace", seat="bob", email=s.address("bob"), name="Bob")
     assert "bob" in done
     assert "bob" not in bot_rows.bots(ref.store, "bots")
@@ -153,6 +156,9 @@ def test_bot_seat_match_by_mail_dropout_to_bot_and_back(mailservers, tmp_path):
     last = ref.store.current_turn("bots")
     assert last["status"] == "resolved" and last["result"]["outcome"], "played to its end"
     assert replay(tmp_path / "turns" / "bots").ok, "the archive alone reproduces every state hash"
+    index = build_site(tmp_path / "turns" / "bots", tmp_path / "site").read_text()
+    assert "Robo <span class=\"bot\">(bot)</span>" in index and "Bob <span class=\"bot\">(bot)</span>" in index
+    assert "<th>Played by a bot</th>" in index, "the site says which seats a bot played, turn by turn"
     assert not ref.store._all("SELECT id FROM outbox WHERE recipient=''")
     faults = ref.store._all("SELECT * FROM faults")
     assert not faults, faults

@@ -40,8 +40,10 @@ def seat_lines(store, match: dict, names: dict[str, dict], now: datetime) -> lis
     for row in seat_rows.absences(store, match["id"]):
         if datetime.fromisoformat(row["start"]) <= now < datetime.fromisoformat(row["until"]):
             away[row["player"]] = datetime.fromisoformat(row["until"]).strftime("%Y-%m-%d %H:%M UTC")
+    held = bot_rows.bots(store, match["id"])   # issue 35: the GM sees which seats a bot plays
     return [{"id": pid, "name": names[pid]["name"], "missed": counts.get(pid, 0),
-             "state": marks[pid]["mark"] if pid in marks else None, "away": away.get(pid)} for pid in names]
+             "state": marks[pid]["mark"] if pid in marks else None, "away": away.get(pid),
+             "bot": held[pid]["strength"] if pid in held else None} for pid in names]
 
 
 class Dropouts:
