@@ -33,9 +33,9 @@ from referee.app.config import Backups, Config, MailIn, MailOut
 from referee.app.service import Service
 from referee.app.wiring import open_referee, open_sink, open_source
 from referee.authority import keys as key_module
+from referee.bots import STRENGTHS, decide
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed
-from referee.bots import STRENGTHS, decide
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
 from referee.store.schema import (
+    BOT_TABLES,
     CLOSE_TABLES,
     JOIN_TABLES,
-    BOT_TABLES,
     PREF_TABLES,
     SCHEMA,
     SCHEMA_VERSION,

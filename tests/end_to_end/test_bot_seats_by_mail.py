@@ -19,8 +19,8 @@ from referee.archive.record import replay
 from referee.authority.base import Settings
 from referee.game_api.contract import Rng
 from referee.mail.imap_source import ImapSource
-from referee.site.build import build_site
 from referee.mail.sink import SmtpSink
+from referee.site.build import build_site
 from referee.store import bots as bot_rows
 from referee.store.sqlite import SqliteStore
 

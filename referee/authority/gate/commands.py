@@ -16,9 +16,9 @@ from referee.authority.order_mail import stale_form
 from referee.authority.replies import Handled, _at
 from referee.authority.talk import talk
 from referee.authority.wording import Own, Refusal
+from referee.bots import STRENGTHS
 from referee.game_api.contract import GM
 from referee.intake import checks
-from referee.bots import STRENGTHS
 from referee.outbox.refs import report_ref
 from referee.store import bots as bot_rows
 
