@@ -173,3 +173,12 @@ def test_dropouts_to_bot_is_checked_too(toy):  # noqa: F811
     assert "to_bot ist true, false oder eine Spielstärke" in said.value.said("de")
     spec = load_spec(BASE % "{id: bob, name: Bob, email: bob@example.org}" + "dropouts: {to_bot: true}\n")
     assert spec.dropouts.to_bot == "default"
+
+
+def test_a_hostile_bot_argument_by_mail_is_refused_in_the_match_language(bot_table):
+    t = bot_table(language="de")
+    t.mails()
+    assert t.command("gm", "replace", seat="bob", bot="'" + "y" * 3000 + "'").outcome == "refused"
+    [refusal] = t.mails()["gm@example.org"]
+    assert "ist weder true noch false noch eine Spielstärke (default)" in refusal and len(refusal) < 3000
+    assert "bob" not in bot_rows.bots(t.ref.store, "toy1")
