@@ -18,7 +18,8 @@ COMMANDS = {
     "close": ("Close a turn the close guard held (or any open turn) now; missing orders get their defaults.", ""),
     "preview": ("Mail the GM what the turn would resolve to now, changing nothing.", ""),
     "rollback": ("Take back the last resolved turn and reopen it.", ""),
-    "replace": ("Give a seat to a new player: seat=ID email=ADDRESS [name=\"Full Name\"].", "seat= email= [name=]"),
+    "replace": ("Give a seat to a new player: seat=ID email=ADDRESS [name=\"Full Name\"], or to a bot: seat=ID bot=true "
+                "(or bot=STRENGTH).", "seat= email= [name=] | seat= bot="),
     "observer": ("Add an observer who gets every report: email=ADDRESS [lang=en|de].", "email= [lang=]"),
     "end": ("End the match now.", ""),
     **cli_talk.COMMANDS,   # issue 18: the chronicle, approve and decline letters

@@ -33,9 +33,9 @@ from referee.app.config import Backups, Config, MailIn, MailOut
 from referee.app.service import Service
 from referee.app.wiring import open_referee, open_sink, open_source
 from referee.authority import keys as key_module
+from referee.bots import STRENGTHS, decide
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed
-from referee.game_api.scripted import random_player
 
 KEY = re.compile(r"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
@@ -45,7 +45,11 @@ MISS_EVERY = 7  # every 7th (player, turn) forgets to write: default orders at t
 # issue 18: a seat that stops writing from a turn on, until the GM (by mail) gives it to a
 # successor; the match file's dropouts rule warns, then marks it abandoned
 DROPOUT = {"perricumer_ratsspiel": ("cordovan", 2)}
-DROPOUT_RULE = {"warn_after": 1, "abandon_after": 2}
+# issue 35: the demo's players choose with the bot (a fast strength), so the samples show sensible
+# play; in every game without table talk the last seat is a bot's own (no address, never mailed),
+# and the Ratsspiel's silent seat goes to a bot until the demo's GM gives it to a successor
+FAST = "fast" if "fast" in STRENGTHS else STRENGTHS[0]
+DROPOUT_RULE = {"warn_after": 1, "abandon_after": 2, "to_bot": FAST}
 MAX_TURNS = 2000
 KEEP_TURNS = 2  # the last turns whose sent mails the demo leaves in mail/out, beside the first
 
@@ -113,8 +117,10 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     # a game may name its own demo table: ``demo_seats = (["ada", ...], "en")``
     seats, lang = SEATS.get(name) or getattr(rules, "demo_seats", None) or (
         ["ada", "bert", "cleo", "dora"][: max(rules.min_players, 2)], "en")
+    bot_seat = seats[-1] if name not in DROPOUT and len(seats) > 1 else None
     spec = {"id": match_id, "game": name, "lang": lang, "gm": "gm@demo.test", "timezone": "Europe/Berlin",
-            "players": [{"id": s, "name": s.title(), "email": f"{s}@demo.test"} for s in seats],
+            "players": [{"id": s, "name": s.title(), **({"bot": FAST} if s == bot_seat else {"email": f"{s}@demo.test"})}
+                        for s in seats],
             "schedule": {"period": "48h", "reminders": ["12h"]}, "early_close": True,
             "close_guard": {"hold": False}}   # no GM answers in the demo: a silent table is not held (issue 13)
     if name in DROPOUT:
@@ -127,7 +133,6 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     service.tick()
     keys = _keys(cfg.mail_out.maildir)
     say(f"{match_id}: {rules.title}, players {', '.join(seats)}")
-    rand = random_player(rules)
     chooser = Rng(derive_seed(seed, f"demo-players:{name}"))
     read = _Reader(cfg.mail_out.maildir)
     for _ in range(MAX_TURNS):
@@ -143,11 +148,14 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
             if player.startswith("@"):
                 continue  # GM stages are left to their defaults in the demo
             address = ref.store.player(match_id, player)["email"]
+            if not address:
+                continue  # a bot's seat: the referee has its orders already
             if chooser.below(MISS_EVERY) == 0 and turn["number"] > 1 or (
                     player == gone and turn["number"] >= since and address == f"{player}@demo.test"):
                 missed.append(player)
                 continue
-            orders = rand(state, player, chooser)
+            orders = decide(rules, state, player, seed=derive_seed(seed, f"demo:{name}:{turn['number']}:{player}"),
+                            strength=FAST)
             _drop(cfg.mail_in.maildir, clock, match_id, player, keys[address], turn["number"], orders, address)
         clock.now += timedelta(minutes=30)
         service.poll_once()
@@ -198,20 +206,27 @@ def _keys(out: Path) -> dict[str, str]:
 
 
 def _replace_abandoned(ref, service, clock, cfg, match_id: str, gm_key: str) -> bool:
-    """The demo's GM answers the referee's request: every seat marked abandoned
-    goes, by a GM mail, to a successor (``<seat>.2@demo.test``)."""
+    """The demo's GM answers the referee's request: every seat marked abandoned, or
+    handed to a bot by the dropouts rule a turn ago, goes by a GM mail to a successor
+    (``<seat>.2@demo.test``)."""
+    from referee.store import bots as bot_rows
     from referee.store import seats as seat_rows
 
     given = False
-    for seat, row in sorted(seat_rows.seat_status(ref.store, match_id).items()):
-        if row["mark"] != "abandoned":
-            continue
+    marked = {seat: row["turn"] for seat, row in seat_rows.seat_status(ref.store, match_id).items()
+              if row["mark"] == "abandoned"}
+    number = ref.store.current_turn(match_id)["number"]
+    for seat, row in bot_rows.bots(ref.store, match_id).items():
+        decided = int((row["decided"] or "0").split(".")[0])
+        if row["why"] == "dropout" and decided and decided < number:   # the bot played a turn for it
+            marked[seat] = decided
+    for seat, at in sorted(marked.items()):
         doc = yaml.safe_dump({"match": match_id, "player": "gm", "key": gm_key, "command": "replace", "seat": seat,
                               "email": f"{seat}.2@demo.test", "name": f"{seat.title()} II"}, sort_keys=False)
         msg = EmailMessage(policy=policy.default)
         msg["From"], msg["To"], msg["Subject"] = "GM <gm@demo.test>", "referee@localhost", f"{match_id} replace {seat}"
         msg["Date"] = format_datetime(clock.now)
-        msg["Message-ID"] = f"<{match_id}.replace.{seat}.{row['turn']}@demo.test>"
+        msg["Message-ID"] = f"<{match_id}.replace.{seat}.{at}@demo.test>"
         msg.set_content(f"{doc}\n")
         mailbox.Maildir(str(cfg.mail_in.maildir), factory=None, create=True).add(msg.as_bytes())
         given = True

@@ -37,7 +37,10 @@ class MailQueue:
         (``outbox.refs.report_ref``); its body (read from the archive) and picture
         (from the turn's result) are filled in when the mail is built: a report
         is stored once.  ``page``: the order page's data (``render.order_page.page_data``),
-        the page itself made from it when the mail is built."""
+        the page itself made from it when the mail is built.  A mail to no one (a bot's
+        seat, issue 35) is dropped here."""
+        if not to:
+            return False
         digest = hashlib.sha256(dedupe.encode()).hexdigest()[:32]
         parts = {"from": self.settings.address, "to": to, "subject": subject, "text": text, "html": html,
                  "auto": auto, "date": self.now().isoformat(),

@@ -241,3 +241,8 @@ NOTHING_TO_FIX = NOTHING_TO_FIX | CLOSE_NOTHING_TO_FIX
 from referee.authority.picture_words import PICTURE_TEXTS  # noqa: E402
 
 TEXTS.update(PICTURE_TEXTS)
+
+# -- issue 35: bot seats (bot_words.py)
+from referee.authority.bot_words import BOT_TEXTS  # noqa: E402
+
+TEXTS.update(BOT_TEXTS)

@@ -75,6 +75,8 @@ def build_site(match_dir: Path, out: Path) -> Path:
     renderer = Renderer()
     rows, reports, points, outcome, by_stage = [], [], [], None, {}
     schemas.note_stages(rules, setup_state(rules, meta), by_stage)
+    # issue 35: seats a bot played, from the match file or any turn's orders (a dropout's seat handed over)
+    botted = {p["id"] for p in meta["players"] if p.get("bot")}
     for t in turns(match_dir, meta):
         view = rules.view(t.state, PUBLIC)
         name = turn_dir_name(t.number)
@@ -82,12 +84,13 @@ def build_site(match_dir: Path, out: Path) -> Path:
         if svg is not None:
             _write(out / "pictures" / f"{name}.svg", svg)
         points.append((t.number, standings.read(rules, t.state)))
-        rows.append({"number": t.number, "closed": _local(t.closed, zone), "missing": t.missing,
+        rows.append({"number": t.number, "closed": _local(t.closed, zone), "missing": t.missing, "bots": t.bots,
                      "href": f"turns/{name}.html", "page": f"{name}.html",
                      "picture": f"../pictures/{name}.svg" if svg else None,
                      **public_talk(match_dir / name, players)})   # issue 18: the chronicle, public table talk
         reports.append(_report(renderer, rules, meta, t, players))
         outcome = t.outcome or outcome
+        botted.update(t.bots)
         schemas.note_stages(rules, t.state, by_stage)
     for i, (row, report) in enumerate(zip(rows, reports)):
         _write(out / row["href"], env.get_template("turn.html.j2").render(
@@ -104,7 +107,7 @@ def build_site(match_dir: Path, out: Path) -> Path:
     rules_href = _rules_pages(env, rules, common, out)
     index = out / "index.html"
     _write(index, env.get_template("index.html.j2").render(
-        **common, game_title=rules.title, players=players, outcome=outcome, turns=rows,
+        **common, game_title=rules.title, players=players, bots=botted, outcome=outcome, turns=rows,
         charts=[Markup(c) for c in charts], schemas=published, rules_href=rules_href))
     return index
 

@@ -4,7 +4,7 @@ every turn's state, and from it the public view a page may show."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ class Turn:
     outcome: dict | None
     log: list[dict]             # {"kind", "data", "visible_to"}
     state: Any                  # the state after this turn
+    bots: list[str] = field(default_factory=list)   # issue 35: seats whose orders a bot sent
 
 
 def read_meta(match_dir: Path) -> dict:
@@ -47,5 +48,6 @@ def turns(match_dir: Path, meta: dict | None = None) -> Iterator[Turn]:
         orders = {p: rules.order_schema(state, u["stage"]).model_validate(u["orders"]) for p, u in used.items()}
         state = rules.resolve(state, orders, Rng(record["seed"])).state
         yield Turn(number, record.get("closed"), list(record.get("missing") or []), record.get("outcome"),
-                   list(record.get("log") or []), state)
+                   list(record.get("log") or []), state,
+                   sorted(p for p, u in used.items() if isinstance(u, dict) and u.get("source") == "bot"))
         number += 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from referee.store.errors import SchemaMismatch
 from referee.store.schema import (
+    BOT_TABLES,
     CLOSE_TABLES,
     JOIN_TABLES,
     PREF_TABLES,
@@ -69,7 +70,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               "a dead worker's claim expires (issues 34 and 38)", tuple(_statements(CLOSE_TABLES))),
     Migration(10, "a seat's own settings: reports without the board picture (issue 38)",
               tuple(_statements(PREF_TABLES))),
-    # the next one: Migration(11, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
+    Migration(11, "computer players in seats: which seat a bot plays, how strong, and the turn it last "
+              "decided (issue 35)", tuple(_statements(BOT_TABLES))),
+    # the next one: Migration(12, "...", ("CREATE TABLE IF NOT EXISTS ...", ...)),
 )
 LATEST = MIGRATIONS[-1].version
 assert LATEST == SCHEMA_VERSION, "schema.SCHEMA_VERSION must name the last migration"

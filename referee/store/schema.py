@@ -7,7 +7,7 @@ JSON columns hold game data (states, orders, logs) exactly as the game's
 """
 from __future__ import annotations
 
-SCHEMA_VERSION = 10   # the last migration's number (migrations.py)
+SCHEMA_VERSION = 11   # the last migration's number (migrations.py)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -284,4 +284,19 @@ CREATE TABLE IF NOT EXISTS seat_prefs (
 );
 """
 
-SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + CLOSE_TABLES + PREF_TABLES
+# issue 35, computer players in seats (referee/store/bots.py): migration 11
+BOT_TABLES = """
+-- issue 35: a seat a bot plays (from the match file, the GM's replace, or a dropout handed
+-- to it), a seat without a row is a person's.  A bot seat's players.email is '' (never mailed).
+CREATE TABLE IF NOT EXISTS seat_bots (
+    match    TEXT NOT NULL,
+    player   TEXT NOT NULL,
+    strength TEXT NOT NULL,
+    why      TEXT NOT NULL,     -- file | gm | dropout
+    since    TEXT NOT NULL,
+    decided  TEXT,              -- the last turn (number.rev) it played or failed to play: once a turn
+    PRIMARY KEY (match, player)
+);
+"""
+
+SCHEMA += TALK_TABLES + SEAT_TABLES + SENDER_TABLES + JOIN_TABLES + CLOSE_TABLES + PREF_TABLES + BOT_TABLES

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from referee.archive import staging as archive_close
+from referee.authority.gate.bot_orders import BotOrders
 from referee.authority.matches.dropouts import Dropouts
 from referee.authority.order_mail import schema_url
 from referee.authority.wording import Refusal
@@ -34,6 +35,7 @@ from referee.game_api.contract import GM, Rng
 from referee.outbox.refs import report_name
 from referee.pictures import board as pictures
 from referee.runtime import crash, gc_policy
+from referee.store import bots as bot_rows
 from referee.store import closing as close_rows
 from referee.turns.commit import CloseCommit, Verdict, committed_record, stripe, turn_json
 from referee.turns.compute import CloseCompute, kept_of
@@ -70,6 +72,8 @@ class Closing:
         self.compute = CloseCompute(store, renderer, lookups, now)
         self.committer = CloseCommit(self, self.dropouts)
         self.flags = PendingFlags(store, archive, faults)   # turns placed, flagged once their names are durable
+        self.bots = BotOrders(store, archive, lookups, faults, now)   # issue 35: bot seats decide in the tick
+        self._bots_owe: dict[str, list[dict]] = {}
 
     _tick_cursor: str | None = None   # the last match a pass cut short by its budget looked at
 
@@ -87,6 +91,7 @@ class Closing:
         report, start = TickReport(), time.monotonic()
         if self._tick_cursor is None:
             self.repair_archive()
+        self._bots_owe = bot_rows.undecided(self.store)   # issue 35: one query; empty without bot seats
         now = self.now()
         left = [m for m in self.store.matches("running")
                 if self._tick_cursor is None or m["id"] > self._tick_cursor]
@@ -104,6 +109,8 @@ class Closing:
         turn = self.store.current_turn(match["id"])
         if turn is None or turn["status"] != "open" or not turn["deadline"]:
             return
+        if match["id"] in self._bots_owe:   # issue 35: bots decide before their turn can be found complete
+            self.bots.play(match["id"], self._bots_owe.pop(match["id"]))
         timing = self.lookups.timing(match)
         deadline = datetime.fromisoformat(turn["deadline"])
         item = f"{match['id']}:{turn['number']}.{turn['rev']}"
@@ -149,6 +156,7 @@ class Closing:
     # -- closing: the one way every close goes ------------------------------------
     def force(self, match_id: str, meant: int | None = None) -> str:
         """Close the open turn now; ``meant``: the turn the GM saw open (a mailed close)."""
+        self.bots.play(match_id)   # issue 35: a bot seat the tick has not looked at yet decides first
         number, just_closed = self._close(match_id, meant, True, None)
         if number is None:
             if just_closed is not None:   # another worker closed it while this one waited for it

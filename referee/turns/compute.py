@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from pydantic import ValidationError
 
+from referee.authority.gate.bot_orders import BOT_FAILED, BOT_MARK
 from referee.authority.gate.orders import orders_text
 from referee.authority.matches.absence import moved_past
 from referee.authority.order_mail import schema_url
@@ -21,6 +22,7 @@ from referee.pictures.board import svg_of
 from referee.render import order_page, standings
 from referee.render.shared import one_report
 from referee.runtime import crash
+from referee.store import bots as bot_rows
 from referee.store import closing as close_rows
 
 
@@ -131,7 +133,9 @@ class CloseCompute:
         orders, used, missing = {}, {}, []
         for pid, stage in sorted(turn["awaiting"].items()):
             model, source = None, "player"
-            if pid in subs:
+            sent = subs[pid]["message_id"] if pid in subs else None
+            if sent is not None and not sent.startswith(BOT_FAILED):   # issue 35: a failed bot's seat: defaults
+                source = "bot" if sent.startswith(BOT_MARK) else "player"   # orders.yaml says a bot's
                 try:
                     model = rules.order_schema(state, stage).model_validate(subs[pid]["orders"])
                     if any(p.is_error for p in rules.validate(state, pid, model)):
@@ -221,7 +225,8 @@ class CloseCompute:
             heading = talk_heading(self.store, match["id"], turn["number"], viewer, lambda: once.names)
         else:   # the close read none for the turn: nothing to ask the store per reader
             heading = {"chronicle": [], "table_talk": []}
-        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults, **heading}
+        return {"early_close": bool(match["spec"].get("early_close", True)), "my_defaults": defaults,
+                "bots": once.bots, **heading}
 
 
 class Shared:
@@ -235,6 +240,7 @@ class Shared:
         self._used = used or {}       # orders_for's: a defaulted reader's orders, made from the same state
         self.talk = talk              # False: the close read no chronicle entry nor table talk for the turn
         self.names = self.lookups.names(match["id"])
+        self.bots = sorted(bot_rows.bots(compute.store, match["id"]))   # issue 35: the reports name the bots' seats
         self.match, self.match_ctx = match, self.lookups.match_ctx(match, rules)
         self._before = before         # None: no standings (the GM's preview shows none)
         self.after: dict | None = None   # the standings of the resolved state, once a report read them

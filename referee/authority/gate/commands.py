@@ -5,18 +5,22 @@ from __future__ import annotations
 from datetime import datetime
 
 from referee.authority import keys
+from referee.authority.matches import bot_seats
 from referee.authority.matches.dropouts import seat_replaced
 from referee.authority.matches.identity import ours
 from referee.authority.matches.joining import JOIN_GM_COMMANDS, SEAT_GM_COMMANDS, Joining
 from referee.authority.matches.match_file import MatchError, MatchFileRefused, load_spec
 from referee.authority.matches.seat_commands import SEAT_COMMANDS, SeatCommands
+from referee.authority.matches.spec import BotProblem, bot_strength
 from referee.authority.order_mail import stale_form
 from referee.authority.replies import Handled, _at
 from referee.authority.talk import talk
 from referee.authority.wording import Own, Refusal
+from referee.bots import STRENGTHS
 from referee.game_api.contract import GM
 from referee.intake import checks
 from referee.outbox.refs import report_ref
+from referee.store import bots as bot_rows
 
 PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
 PLAYER_COMMANDS += SEAT_COMMANDS   # issue 18, seats: new-key, address, absent (seat_commands.py)
@@ -159,6 +163,11 @@ class Commands:
             return self.closing.rollback(match_id)
         if cmd == "replace":
             # "seat": the envelope's own "player:" is the GM here
+            strength = _bot_arg(args.get("bot"))   # issue 35: bot=true gives the seat to a bot
+            if strength is not None:
+                if args.get("email") is not None:
+                    raise Refusal("gm.bot_and_email", "email")
+                return self.replace_with_bot(match_id, str(args["seat"]), strength)
             return self.replace_player(match_id, str(args["seat"]), self._outside(args["email"]),
                                        _checked(checks.header_text, args.get("name"), "name", "gm.bad_name", checks.MAX_NAME))
         if cmd == "observer":
@@ -250,9 +259,26 @@ class Commands:
             rules = self.lookups.rules(match)
             self.matches.welcome(match, turn, rules, rules.load(turn["state"]), self.store.player(match_id, player_id),
                                  key, "welcome", replaced=True)
-            if before["email"] != email.lower():   # the one who leaves is told, in their language
+            if before["email"] and before["email"] != email.lower():   # the one who leaves is told, in their language
                 self.notices.replaced(match, turn, before)
+            if bot_rows.drop_bot(self.store, match_id, player_id):   # issue 35: a person takes a bot's seat
+                bot_seats.tell(self, match, self.store.player(match_id, player_id), "person")
         return f"{player_id} now plays from {email.lower()}"
+
+    def replace_with_bot(self, match_id: str, seat: str, strength: str) -> str:
+        """Issue 35: the seat goes to a bot (no address, never mailed) until the GM replaces it again."""
+        with self.store.transaction():
+            match = self.store.match(match_id)
+            before = self.store.player(match_id, seat)
+            if before is None:
+                raise Refusal("gm.no_seat", "seat", seat=checks.echo(seat))
+            bot_seats.to_bot(self.store, match_id, seat, strength, "gm", self.now())
+            seat_replaced(self.store, match_id, seat)
+            turn = self.store.current_turn(match_id)
+            if before["email"] and turn is not None:   # the one who leaves is told, in their language
+                self.notices.replaced(match, turn, before)
+            bot_seats.tell(self, match, self.store.player(match_id, seat), "gm")
+        return f"{seat} is now played by a bot ({strength})"
 
     def add_observer(self, match_id: str, email: str, lang: str | None = None) -> str:
         with self.store.transaction():
@@ -285,7 +311,7 @@ class Commands:
             return self.replies.refuse(mail, None, lang, [e.problem], code="command.failed")
         except MatchError as e:
             return self.replies.refuse(mail, None, lang, [Own("command.failed", {"command": "create",
-                                                                                 "reason": "; ".join(e.problems)})])
+                                                                                 "reason": e.said(lang)})])
         match = self.store.match(spec.id)
         gm = {"id": "@gm", "email": mail.sender, "lang": None}
         subject, text = self.renderer.mail("gm_done", self.lookups.lang_of(match), **self.notices.status_ctx(match, None),
@@ -309,6 +335,18 @@ def _checked(check, value, arg: str, code: str, *extra):
         return check(value, arg, *extra)
     except checks.Invalid:
         raise Refusal(code, arg, value=checks.echo(value), known=", ".join(checks.LANGUAGES)) from None
+
+
+def _bot_arg(value) -> str | None:
+    """``bot:`` of a replace (a mail's true/false, the command line's text): the strength, or None."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() == "false"):
+        return None
+    if isinstance(value, str) and value.strip().lower() == "true":
+        value = True
+    try:
+        return bot_strength(value)
+    except BotProblem:
+        raise Refusal("gm.bad_bot", "bot", value=checks.echo(value), known=", ".join(STRENGTHS)) from None
 
 
 def _last_resolved(store, match_id: str) -> int | None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from referee.authority import keys
 from referee.authority.matches import seating
+from referee.authority.matches.bot_seats import add_seats, bot_marks
 from referee.authority.matches.match_file import Created, MatchError, load_spec, within_the_calendar
 from referee.authority.matches.position import position_text, summary_text
 from referee.authority.matches.spec import MatchSpec
@@ -59,8 +60,7 @@ class Matches:
             self.store.add_match(id=spec.id, game=rules.name, version=rules.version, spec=spec_json, seed=seed,
                                  status="running" if running else "waiting", gm_email=spec.gm.lower(),
                                  gm_key_hash=keys.hash_key(gm_key), created=now)
-            for p in spec.players:
-                self.store.add_player(spec.id, p.id, p.name, p.email, p.lang, keys.hash_key(player_keys[p.id]))
+            add_seats(self.store, spec, player_keys, now)   # issue 35: a bot seat has no address
             for o in spec.observers:
                 self.store.add_observer(spec.id, o.email, o.lang)
             dumped = rules.dump(state)
@@ -80,13 +80,16 @@ class Matches:
         spec = match["spec"]
         return {"id": match["id"], "game": match["game"], "version": match["version"],
                 "title": spec.get("title") or rules.title,
-                "players": [{"id": p["id"], "name": p["name"]} for p in self.store.players(match["id"])],
+                "players": bot_marks(self.store, match["id"], [{"id": p["id"], "name": p["name"]}
+                                                               for p in self.store.players(match["id"])]),
                 "options": MatchSpec.model_validate(spec).game_options(), "language": spec["language"],
                 "timezone": spec["timezone"], "schedule": spec["schedule"], "seed": match["seed"],
                 "setup_hash": state_hash(rules, state)}
 
     def welcome(self, match: dict, turn: dict, rules, state, player: dict, key: str, kind: str,
                 replaced: bool = False) -> None:
+        if not player["email"]:   # issue 35: a bot's seat is never mailed
+            return
         lang = self.lookups.lang_of(match, player)
         stage = turn["awaiting"].get(player["id"])
         form = rules.order_form(state, player["id"], lang) if stage else ""

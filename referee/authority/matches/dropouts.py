@@ -2,7 +2,8 @@
 turn as missed (defaulted) or not; after the match file's ``dropouts.warn_after``
 missed turns in a row the player is warned, after ``abandon_after`` the seat is
 marked abandoned, the GM is asked to ``replace`` it and the other players are
-told.  Until then, and until the GM replaces the seat, defaults are used.
+told.  Until then, and until the GM replaces the seat, defaults are used; with
+``to_bot`` (issue 35) the seat goes to a bot instead until the GM replaces it.
 Turns a player declared an absence for (policy ``defaults``) are not counted.
 Orders coming in again clear a warning or an abandoned mark.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from referee.authority.matches import bot_seats
+from referee.store import bots as bot_rows
 from referee.store import seats as seat_rows
 
 
@@ -37,8 +40,10 @@ def seat_lines(store, match: dict, names: dict[str, dict], now: datetime) -> lis
     for row in seat_rows.absences(store, match["id"]):
         if datetime.fromisoformat(row["start"]) <= now < datetime.fromisoformat(row["until"]):
             away[row["player"]] = datetime.fromisoformat(row["until"]).strftime("%Y-%m-%d %H:%M UTC")
+    held = bot_rows.bots(store, match["id"])   # issue 35: the GM sees which seats a bot plays
     return [{"id": pid, "name": names[pid]["name"], "missed": counts.get(pid, 0),
-             "state": marks[pid]["mark"] if pid in marks else None, "away": away.get(pid)} for pid in names]
+             "state": marks[pid]["mark"] if pid in marks else None, "away": away.get(pid),
+             "bot": held[pid]["strength"] if pid in held else None} for pid in names]
 
 
 class Dropouts:
@@ -52,6 +57,7 @@ class Dropouts:
     def after_close(self, match: dict, turn: dict, missing: list[str]) -> None:
         """Inside the close's transaction: record the turn, warn, mark abandoned, tell."""
         away = excused(self.store, match, turn, self.now())
+        away |= set(bot_rows.bots(self.store, match["id"]))   # issue 35: a bot's seat is never a dropout
         counted = {pid: pid in missing for pid in turn["awaiting"] if not pid.startswith("@") and pid not in away}
         seat_rows.record_turn(self.store, match["id"], turn["number"], counted)
         rule = match["spec"].get("dropouts")
@@ -70,12 +76,24 @@ class Dropouts:
             if mark == "abandoned":
                 continue
             count = seat_rows.streak(self.store, match["id"], pid, abandon_after)
-            if count >= abandon_after:
+            if count >= abandon_after and rule.get("to_bot"):   # issue 35: a bot plays it until the GM replaces it
+                self._to_bot(match, pid, count, rule["to_bot"])
+            elif count >= abandon_after:
                 seat_rows.set_seat_status(self.store, match["id"], pid, "abandoned", turn["number"], self.now())
                 self._abandoned(match, turn, pid, count)
             elif count >= warn_after and mark is None:
                 seat_rows.set_seat_status(self.store, match["id"], pid, "warned", turn["number"], self.now())
                 self._warn(match, turn, pid, count, abandon_after - count)
+
+    def _to_bot(self, match: dict, pid: str, count: int, strength: str) -> None:
+        """The silent player's seat goes to a bot; they, the others and the GM are told."""
+        before = self.store.player(match["id"], pid)
+        bot_seats.to_bot(self.store, match["id"], pid, strength, "dropout", self.now())
+        seat_replaced(self.store, match["id"], pid)
+        bot_seats.tell(self, match, self.store.player(match["id"], pid), "dropout", missed=count, strength=strength,
+                       gm=True, left=before)
+        if self.on_abandoned is not None:   # one waiting to join takes it from the bot at once
+            self.on_abandoned(match, pid)
 
     def _ctx(self, match: dict) -> dict:
         return self.lookups.match_ctx(match, self.lookups.rules(match))

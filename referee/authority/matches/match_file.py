@@ -17,9 +17,14 @@ from referee.intake.safe_yaml import YamlRefused, load_checked
 class MatchError(ValueError):
     """A match file that cannot become a match; ``problems`` says why, line by line."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], german: list[str] | None = None) -> None:
         super().__init__("; ".join(problems))
         self.problems = problems
+        self.german = german or None   # the same in German where they have German words (issue 35)
+
+    def said(self, lang: str) -> str:
+        """The problems in ``lang`` (English where a problem has no German words)."""
+        return "; ".join(self.german if lang == "de" and self.german else self.problems)
 
 
 @dataclass
@@ -66,9 +71,10 @@ def load_spec(source: str | Mapping, now: datetime | None = None) -> MatchSpec:
         data, marks = loaded.data, loaded.marks
     else:
         data = dict(source)
-    spec, problems = check_spec(data, marks, now, Timing)
+    german: list[str] = []
+    spec, problems = check_spec(data, marks, now, Timing, german)
     if problems:
-        raise MatchError(problems)
+        raise MatchError(problems, german)
     return spec
 
 

@@ -20,6 +20,7 @@ from referee.store import seats as seat_rows
 
 def open_match(m, spec, gm_key: str | None = None, seed: str | None = None):
     """Create ``spec`` open for joining; returns ``Created`` (the GM key)."""
+    from referee.authority.matches.bot_seats import add_seats
     from referee.authority.matches.match_file import Created, MatchError, within_the_calendar
 
     try:
@@ -42,8 +43,8 @@ def open_match(m, spec, gm_key: str | None = None, seed: str | None = None):
         m.store.add_match(id=spec.id, game=rules.name, version=rules.version, spec=spec.model_dump(mode="json"),
                           seed=seed or secrets.token_hex(16), status="open", gm_email=spec.gm.lower(),
                           gm_key_hash=keys.hash_key(gm_key), created=now)
-        for p in spec.players:   # their keys come with the welcome mail at the start
-            m.store.add_player(spec.id, p.id, p.name, p.email, p.lang, keys.hash_key(keys.new_key()))
+        # their keys come with the welcome mail at the start; a bot seat has no address (issue 35)
+        add_seats(m.store, spec, {p.id: keys.new_key() for p in spec.players}, now)
         for o in spec.observers:
             m.store.add_observer(spec.id, o.email, o.lang)
         match = m.store.match(spec.id)

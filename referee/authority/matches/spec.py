@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee.authority.matches.talk_spec import PressSpec
+from referee.bots import STRENGTHS
 from referee.intake import checks
 
 MAX_SEATS = 50   # issue 18: seats of an open match
@@ -15,11 +16,48 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
+class BotProblem(ValueError):
+    """A bot option the match file got wrong: ``code`` names its words in en + de (bot_words.SPEC_TEXTS)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"[{code}]")
+        self.code = code
+
+
+def bot_strength(value, code: str = "bot.value") -> str | None:
+    """``bot:`` (or ``dropouts.to_bot:``) as the match file may give it: true (the default
+    strength), false / absent (none), a strength's name, or ``{strength: NAME}``.
+    Anything else (a number, a long text, other keys) is refused, never guessed."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return STRENGTHS[0]
+    if isinstance(value, dict) and set(value) <= {"strength"}:
+        value = value.get("strength", STRENGTHS[0])
+    if isinstance(value, str) and value in STRENGTHS:
+        return value
+    raise BotProblem(code)
+
+
 class PlayerSpec(_Strict):
     id: str
     name: str
-    email: str
+    email: str | None = None                   # none for a bot seat (issue 35): it is never mailed
     lang: Literal["de", "en"] | None = None
+    bot: str | None = None                     # issue 35: the strength of the bot playing the seat
+
+    @field_validator("bot", mode="before")
+    @classmethod
+    def _bot(cls, v):
+        return bot_strength(v)
+
+    @model_validator(mode="after")
+    def _mail_or_bot(self):
+        if self.bot is not None and self.email is not None:
+            raise BotProblem("bot.email")
+        if self.bot is None and self.email is None:
+            raise BotProblem("bot.no_email")
+        return self
 
     @field_validator("id")
     @classmethod
@@ -33,8 +71,8 @@ class PlayerSpec(_Strict):
 
     @field_validator("email")
     @classmethod
-    def _email(cls, v: str) -> str:
-        return checks.email(v)
+    def _email(cls, v: str | None) -> str | None:
+        return None if v is None else checks.email(v)
 
 
 class ObserverSpec(_Strict):
@@ -53,6 +91,13 @@ class DropoutSpec(_Strict):
     ``abandon_after`` the seat is marked abandoned and offered to the GM."""
     warn_after: int = Field(2, ge=1, le=50)
     abandon_after: int = Field(3, ge=1, le=50)
+    # issue 35: an abandoned seat goes to a bot of this strength (true: the default) until the GM replaces it
+    to_bot: str | None = None
+
+    @field_validator("to_bot", mode="before")
+    @classmethod
+    def _to_bot(cls, v):
+        return bot_strength(v, "bot.dropouts")
 
     @model_validator(mode="after")
     def _order(self):

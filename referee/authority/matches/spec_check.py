@@ -10,8 +10,10 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
+from referee.authority.bot_words import SPEC_TEXTS as BOT_SPEC_TEXTS
 from referee.authority.matches.spec import (
     AbsenceSpec,
+    BotProblem,
     CloseGuardSpec,
     DropoutSpec,
     MatchSpec,
@@ -20,6 +22,7 @@ from referee.authority.matches.spec import (
     PlayerSpec,
 )
 from referee.authority.matches.talk_spec import PressSpec
+from referee.bots import STRENGTHS
 from referee.game_api import registry
 from referee.game_api.contract import phrase
 from referee.intake import checks
@@ -32,17 +35,19 @@ _FIELDS.update({"outage": OutageSpec, "close_guard": CloseGuardSpec})
 
 
 def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None = None,
-               timing_of=None) -> tuple[MatchSpec | None, list[str]]:
+               timing_of=None, german: list[str] | None = None) -> tuple[MatchSpec | None, list[str]]:
     """(the spec, []) or (None, every problem as "line N: what is wrong").
     ``marks``: path -> (key mark, value mark, ...) from the YAML loader (None for
     a mapping given directly).  With ``now`` and ``timing_of(schedule, tz,
     early_close)`` (the match's Timing), the file is checked as a match about to
-    be created: the game installed, its options, the schedule."""
+    be created: the game installed, its options, the schedule.  ``german``: filled with
+    the same problems in German where they have German words (the bot options, issue 35),
+    else as in English."""
     marks = marks or {}
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, str, str]] = []
 
-    def add(path: tuple, text: str) -> None:
-        found.append((_line(marks, path), text))
+    def add(path: tuple, text: str, text_de: str | None = None) -> None:
+        found.append((_line(marks, path), text, text_de or text))
 
     if not isinstance(data, dict):
         return None, ["a match file is a list of 'name: value' lines (id:, game:, players:, gm: ...)"]
@@ -54,6 +59,12 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
             if "must be unique" in err["msg"]:
                 continue   # said below, seat by seat
             path = tuple(err["loc"])
+            error = err.get("ctx", {}).get("error")
+            if isinstance(error, BotProblem):   # issue 35: said in en and de
+                en, de = BOT_SPEC_TEXTS[error.code]
+                where, known = _where(path) or "the file", ", ".join(STRENGTHS)
+                add(path, en.format(where=where, known=known), de.format(where=where, known=known))
+                continue
             add(path, _said(err, path))
     players = data.get("players") if isinstance(data.get("players"), list) else []
     _unique(players, add)
@@ -76,7 +87,9 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
     if not found and spec is not None:
         return spec, []
     found.sort(key=lambda f: f[0])
-    texts = [f"line {line}: {text}" if line else text for line, text in found]
+    texts = [f"line {line}: {text}" if line else text for line, text, _ in found]
+    if german is not None:
+        german[:] = [f"Zeile {line}: {text}" if line else text for line, _, text in found][:MAX_PROBLEMS]
     if len(texts) > MAX_PROBLEMS:
         texts = texts[:MAX_PROBLEMS] + [f"... and {len(texts) - MAX_PROBLEMS} more"]
     return None, texts or ["the match file could not be read"]
