@@ -21,6 +21,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "talk.unknown_key": {
         "en": "'{key}:' means nothing here (a misspelling?); '{command}' takes: {known}. Nothing was sent.",
         "de": "'{key}:' bedeutet hier nichts (vertippt?); '{command}' nimmt: {known}. Es wurde nichts verschickt."},
+    "press.bot_seat": {
+        "en": "Seat {seats} is played by a computer player (bot), which reads no table talk; nothing was sent.",
+        "de": "Platz {seats} wird von einem Computerspieler (Bot) gespielt, der keine Tischgespräche liest; es wurde nichts verschickt."},
     "press.only_self": {
         "en": "The message is addressed to nobody but you.",
         "de": "Die Nachricht geht an niemanden außer dir."},

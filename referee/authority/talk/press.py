@@ -22,6 +22,7 @@ from referee.authority.replies import Handled
 from referee.authority.talk.talk_archive import write_press
 from referee.authority.wording import Own
 from referee.intake import checks, finding
+from referee.store.bots import bots as bot_seats
 from referee.store.talk import TalkRecords
 
 ALL = ("all", "alle", "everyone", "jeder")
@@ -222,6 +223,9 @@ class Press:
             return None, ("press.bad_seats", {"seats": ", ".join(f"'{u}'" for u in unknown[:5]), "known": self._known(match)})
         if not chosen:
             return None, ("press.only_self", {})
+        played = bot_seats(self.store, match["id"])   # a bot reads no table talk: say so, never drop it silently
+        if any(seat in played for seat in chosen):
+            return None, ("press.bot_seat", {"seats": ", ".join(f"'{s}'" for s in chosen if s in played)})
         return chosen, None
 
     def _rate(self, match, player, opts) -> tuple | None:

@@ -160,3 +160,18 @@ def test_press_in_odd_shapes_is_refused(make):
     refused(t, "ann", "press.no_to", t.send("ann", press={"to": "", "text": "hi"}), "to: all")
     refused(t, "ann", "press.bad_seats", t.send("ann", press={"to": ["bob"] * 5 + [{"x": "y" * 5000}], "text": "hi"}),
             "no seat")
+
+
+def test_table_talk_to_a_bot_seat_is_refused_not_dropped(make):
+    """A bot reads no table talk (issue 35): a message naming its seat is refused, saying why,
+    in the writer's language; a message to all still reaches the people."""
+    from datetime import UTC, datetime
+
+    from referee.store.bots import set_bot
+    t = make()
+    with t.ref.store.transaction():
+        set_bot(t.ref.store, "talk1", "cat", "fast", "gm", datetime(2026, 1, 1, tzinfo=UTC))
+    refused(t, "ann", "press.bot_seat", t.send("ann", press={"to": ["bob", "cat"], "text": "hi"}),
+            "Seat 'cat' is played by a computer player (bot)")
+    assert t.send("ann", press={"to": "all", "text": "hello all"}).outcome != "refused"
+    assert "bob" in {m.to for m in t.mails()}
