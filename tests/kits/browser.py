@@ -29,6 +29,8 @@ def chromium_path() -> str:
 
 
 class Browser:
+    name = "chromium"   # screenshots are named after the browser
+
     def __init__(self) -> None:
         self.profile = Path(tempfile.mkdtemp(prefix="referee-chromium-"))
         self.proc = subprocess.Popen([chromium_path(), *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],

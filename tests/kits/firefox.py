@@ -39,6 +39,8 @@ def firefox_path() -> str:
 
 
 class Firefox:
+    name = "firefox"   # screenshots are named after the browser
+
     def __init__(self) -> None:
         self.profile = Path(tempfile.mkdtemp(prefix="referee-firefox-"))
         (self.profile / "user.js").write_text(
