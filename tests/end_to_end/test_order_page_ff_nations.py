@@ -11,8 +11,17 @@ from importlib import resources
 import pytest
 import yaml
 from browser import Browser
-from orderpage_stages import (FF_SEATS, Match, ff_action, ff_flip, ff_keep, nations_books, nations_famine,
-                              nations_plan_de, no_key_refused_de)
+from orderpage_stages import (
+    FF_SEATS,
+    Match,
+    ff_action,
+    ff_flip,
+    ff_keep,
+    nations_books,
+    nations_famine,
+    nations_plan_de,
+    no_key_refused_de,
+)
 from test_end_to_end_nations import strong_edition
 
 

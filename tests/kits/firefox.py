@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import websocket
+from pagedom import ERROR_LOG, PageDom, program, stop
 
 # Nothing to reach: no updates, studies, remote settings, safe browsing or first-run pages.
 PREFS = {
@@ -31,21 +31,14 @@ PREFS = {
 KEYS = {"Tab": "\ue004", "Enter": "\ue007", " ": " ", "ArrowDown": "\ue015", "ArrowUp": "\ue013"}
 
 
-def firefox_path() -> str:
-    found = shutil.which("firefox-esr") or shutil.which("firefox")
-    if not found:
-        raise RuntimeError("Firefox is not installed (.ci/run installs Debian's 'firefox-esr')")
-    return found
-
-
-class Firefox:
+class Firefox(PageDom):
     name = "firefox"   # screenshots are named after the browser
 
     def __init__(self) -> None:
         self.profile = Path(tempfile.mkdtemp(prefix="referee-firefox-"))
         (self.profile / "user.js").write_text(
             "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in PREFS.items()))
-        self.proc = subprocess.Popen([firefox_path(), "--headless", "--no-remote", "--profile", str(self.profile),
+        self.proc = subprocess.Popen([program("firefox-esr", "firefox", package="firefox-esr"), "--headless", "--no-remote", "--profile", str(self.profile),
                                       "--remote-debugging-port=0", "--width=1100", "--height=1400", "about:blank"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = self.profile / "WebDriverBiDiServer.json"
@@ -60,19 +53,14 @@ class Firefox:
                     raise RuntimeError("Firefox did not open its WebDriver BiDi port") from None
                 time.sleep(0.1)
         self.ws = websocket.create_connection(f"ws://127.0.0.1:{port}/session", timeout=60, suppress_origin=True)
-        self._id = 0
         self.call("session.new", capabilities={})
         self.context = self.call("browsingContext.getTree", maxDepth=0)["contexts"][0]["context"]
 
     def call(self, method: str, **params):
-        self._id += 1
-        self.ws.send(json.dumps({"id": self._id, "method": method, "params": params}))
-        while True:
-            msg = json.loads(self.ws.recv())
-            if msg.get("id") == self._id:
-                if msg.get("type") == "error":
-                    raise RuntimeError(f"{method}: {msg.get('error')}: {msg.get('message')}")
-                return msg.get("result", {})
+        msg = self.exchange(method, params)
+        if msg.get("type") == "error":
+            raise RuntimeError(f"{method}: {msg.get('error')}: {msg.get('message')}")
+        return msg.get("result", {})
 
     def open(self, url: str) -> None:
         """Navigate and wait until the page has loaded."""
@@ -88,28 +76,16 @@ class Firefox:
             raise RuntimeError(f"{expression}: {got['exceptionDetails'].get('text')}")
         return json.loads(got["result"]["value"])[0]
 
-    def errors(self) -> list[str]:
-        """Uncaught exceptions the page's scripts raised since it loaded (``install_error_log``)."""
-        return self.eval("window.__errors || []")
 
     def _actions(self, source: dict) -> None:
         self.call("input.performActions", context=self.context, actions=[source])
 
     def click(self, selector: str) -> None:
         """A real mouse click in the middle of the element (scrolled into view first)."""
-        box = self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
-                        "if(!e) return null; e.scrollIntoView({block:'center'}); var r=e.getBoundingClientRect();"
-                        "return [Math.round(r.left+r.width/2), Math.round(r.top+r.height/2)];})()")
-        if box is None:
-            raise LookupError(f"no element {selector!r}")
+        x, y = (round(v) for v in self.centre(selector))
         self._actions({"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
-                       "actions": [{"type": "pointerMove", "x": box[0], "y": box[1]},
+                       "actions": [{"type": "pointerMove", "x": x, "y": y},
                                    {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]})
-
-    def focus(self, selector: str) -> None:
-        if not self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
-                         "if(!e) return false; e.focus(); return document.activeElement===e;})()"):
-            raise LookupError(f"cannot focus {selector!r}")
 
     def type(self, text: str) -> None:
         """Characters typed into the focused element, as a keyboard sends them."""
@@ -122,31 +98,15 @@ class Firefox:
         self._actions({"type": "key", "id": "keyboard",
                        "actions": [{"type": "keyDown", "value": value}, {"type": "keyUp", "value": value}]})
 
-    def select(self, selector: str, label: str) -> None:
-        """Choose the option of a <select> whose text is ``label`` (as the keyboard would: a change event)."""
-        ok = self.eval(f"(function(){{var s=document.querySelector({json.dumps(selector)}); if(!s||!s.options) return false;"
-                       f"var o=[].find.call(s.options,function(o){{return o.text==={json.dumps(label)};}});"
-                       "if(!o) return false; s.focus(); s.value=o.value;"
-                       "s.dispatchEvent(new Event('change',{bubbles:true})); return true;})()")
-        if not ok:
-            raise LookupError(f"no option {label!r} in {selector!r}")
 
-    def attribute(self, selector: str, name: str):
-        return self.eval(f"(function(){{var e=document.querySelector({json.dumps(selector)});"
-                         f"return e && e.getAttribute({json.dumps(name)});}})()")
 
     def install_error_log(self) -> None:
         """Collect the page's uncaught exceptions in ``window.__errors`` from the next load on."""
-        self.call("script.addPreloadScript", functionDeclaration=(
-            "function(){window.__errors=[];window.addEventListener('error',"
-            "function(e){window.__errors.push(String(e.message));});}"))
+        self.call("script.addPreloadScript", functionDeclaration=f"function(){{{ERROR_LOG}}}")
 
-    def screenshot(self, path: Path) -> bytes:
+    def png(self) -> bytes:
         got = self.call("browsingContext.captureScreenshot", context=self.context, origin="document")
-        png = base64.b64decode(got["data"])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(png)
-        return png
+        return base64.b64decode(got["data"])
 
     def close(self) -> None:
         try:
@@ -157,10 +117,4 @@ class Firefox:
                     pass
                 self.ws.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            shutil.rmtree(self.profile, ignore_errors=True)
+            stop(self.proc, self.profile)
