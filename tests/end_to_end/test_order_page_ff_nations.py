@@ -14,6 +14,7 @@ from browser import Browser
 from orderpage_stages import (
     FF_SEATS,
     Match,
+    accepted,  # noqa: F401  (test_order_page_ratsspiel_1848 takes these from here)
     ff_action,
     ff_flip,
     ff_keep,
@@ -21,6 +22,8 @@ from orderpage_stages import (
     nations_famine,
     nations_plan_de,
     no_key_refused_de,
+    shot,  # noqa: F401
+    stored,  # noqa: F401
 )
 from test_end_to_end_nations import strong_edition
 

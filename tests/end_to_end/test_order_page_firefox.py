@@ -40,4 +40,15 @@ def test_nations_plan_and_famine_by_the_page_in_firefox_in_german(mailservers, t
 
 
 def test_open_mail_without_a_key_refuses_aloud_in_firefox(mailservers, tmp_path, firefox):
-    no_key_refused_de(Match(mailservers, tmp_path, "founding_fathers", FF_SEATS, "de"), firefox)
+    m = Match(mailservers, tmp_path, "founding_fathers", FF_SEATS, "de")
+    no_key_refused_de(m, firefox)
+    # then the keyboard alone picks another card, and Copy is not refused from a file:// page
+    firefox.focus('[data-k="orders.keep.1"]')
+    before = firefox.eval("document.getElementById('doc').value")
+    firefox.key("ArrowDown")
+    assert firefox.eval("document.getElementById('doc').value") != before
+    firefox.focus("#key")
+    firefox.type(m.keys["bob"])
+    firefox.click("#copy")
+    status = firefox.until("document.getElementById('status').textContent")
+    assert status.startswith("Kopiert:") and m.address in status, status

@@ -77,13 +77,21 @@ class Match:
 
     def accepted(self, player: str) -> dict:
         """The referee's reply says accepted: the orders it stored."""
-        assert re.search(r"Subject: .*(ccepted|ngenommen)", self.reply), self.reply[:800]
-        return self.ref.store.submissions("op", self.turn()["number"])[player]["orders"]
+        accepted(self, player)
+        return stored(self, player)
 
     def accepted_as(self, player: str, expected: dict) -> None:
         """Accepted, and stored exactly the fields chosen."""
         got = self.accepted(player)
         assert {k: got.get(k) for k in expected} == expected, got
+
+
+def stored(m: Match, player: str) -> dict:
+    return m.ref.store.submissions("op", m.turn()["number"])[player]["orders"]
+
+
+def accepted(m: Match, player: str) -> None:
+    assert re.search(r"Subject: .*(ccepted|ngenommen)", m.reply), m.reply[:800]
 
 
 def shot(browser, name: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 # Collects the page's uncaught exceptions in window.__errors; a kit runs it before each load.
@@ -38,6 +39,15 @@ class PageDom:
     def errors(self) -> list[str]:
         """Uncaught exceptions the page's scripts raised since it loaded (``install_error_log``)."""
         return self.eval("window.__errors || []")
+
+    def until(self, expression: str, seconds: float = 10):
+        """The expression's value once it is truthy (a promise's outcome, say); TimeoutError if never."""
+        deadline = time.monotonic() + seconds
+        while not (value := self.eval(expression)):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"never true: {expression}")
+            time.sleep(0.05)
+        return value
 
     def centre(self, selector: str) -> list[float]:
         """The element scrolled into view: the middle of its box, in the viewport's pixels."""
