@@ -13,6 +13,7 @@ import yaml
 from browser import Browser
 from orderpage_stages import (
     FF_SEATS,
+    PASS,
     Match,
     accepted,  # noqa: F401  (test_order_page_ratsspiel_1848 takes these from here)
     ff_action,
@@ -46,9 +47,6 @@ def books_edition() -> dict:
     for e in ed["events"]:
         e["food"] = 1
     return ed
-
-
-PASS = {"plan": {"steps": ["pass"]}, "books": {"hold": []}, "famine": {"trade": "none"}}
 
 
 def test_founding_fathers_every_stage_by_the_page(mailservers, tmp_path, browser):

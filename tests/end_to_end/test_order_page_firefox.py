@@ -6,16 +6,19 @@ and "Open mail" without a key refused aloud. The same steps as chromium's
 (tests/kits/orderpage_stages.py)."""
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from firefox import Firefox
-from orderpage_stages import FF_SEATS, Match, ff_action, ff_keep, nations_famine, nations_plan_de, no_key_refused_de
+from orderpage_stages import (
+    FF_SEATS,
+    PASS,
+    Match,
+    ff_action,
+    ff_keep,
+    nations_famine,
+    nations_plan_de,
+    no_key_refused_de,
+)
 from test_end_to_end_nations import strong_edition
-from test_order_page_ff_nations import PASS
-
-pytestmark = pytest.mark.skipif(not (shutil.which("firefox-esr") or shutil.which("firefox")),
-                                reason="Firefox is not installed (.ci/run installs Debian's 'firefox-esr')")
 
 
 @pytest.fixture(scope="module")

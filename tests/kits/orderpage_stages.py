@@ -19,6 +19,8 @@ from referee.mail.sink import SmtpSink
 from referee.store.sqlite import SqliteStore
 
 FF_SEATS = ("alice", "bob", "carol")
+# Nations orders that only pass on: to drive a match to a stage without changing its board
+PASS = {"plan": {"steps": ["pass"]}, "books": {"hold": []}, "famine": {"trade": "none"}}
 
 
 class Match:
