@@ -65,9 +65,11 @@ def latest_page(servers, player: str):
     return None, None
 
 
-def play_until(ref, match_id: str, address: str, keys: dict, want, rng: Rng, sender=None, limit: int = 400) -> bool:
-    """Send each awaited seat random legal orders through ``Referee.handle`` and close, until
-    ``want(state, awaiting)`` holds (True) or the match ends or ``limit`` mails are spent (False)."""
+def play_until(ref, match_id: str, address: str, keys: dict, want, rng: Rng, sender=None, limit: int = 400,
+               orders=None) -> bool:
+    """Send each awaited seat random legal orders (or ``orders(stage)``) through ``Referee.handle``
+    and close, until ``want(state, awaiting)`` holds (True) or the match ends or ``limit`` mails
+    are spent (False)."""
     rules = ref.rules(ref.store.match(match_id))
     for _ in range(limit):
         turn = ref.store.current_turn(match_id)
@@ -78,7 +80,7 @@ def play_until(ref, match_id: str, address: str, keys: dict, want, rng: Rng, sen
             return True
         for player in sorted(turn["awaiting"]):
             doc = {"match": match_id, "player": player, "key": keys[player], "turn": turn["number"],
-                   "orders": rules.random_orders(state, player, rng)}
+                   "orders": orders(turn["awaiting"][player]) if orders else rules.random_orders(state, player, rng)}
             msg = EmailMessage()
             msg["From"], msg["To"], msg["Subject"] = sender(player), address, "orders"
             msg["Message-ID"] = make_msgid(domain="players.test")
