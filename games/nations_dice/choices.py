@@ -33,7 +33,8 @@ def order_choices(state, player: str, lang: str) -> dict[str, list[dict]]:
     trades = _items((k, auto[k]) for k in ("auto", "none"))
     if stage == "books":
         return {"hold.*": _items((x[0], f"{x[0]} {show_face(face(ed, x), lang)}")
-                                 for x in q["dice"] if not x[3] and face(ed, x).get("book"))}
+                                 for x in q["dice"] if not x[3] and face(ed, x).get("book")),
+                "trade.*": []}   # no trade while books are held (R101): the page hides the field
     if stage == "famine":
         return {"trade": trades, "trade.*.*": _dice(ed, q, lang)}
     dice = _dice(ed, q, lang)

@@ -168,6 +168,8 @@ def nations_books(m: Match, browser, seat: str) -> str:
     m.open_report(browser, seat)
     books = labels(m.rules, state, seat, lang, "hold.*")
     assert books, "the books stage offers the book dice"
+    # no trade while books are held (R101): the page offers no trade to be refused
+    assert browser.attribute('[data-k="orders.trade+"]', "data-k") is None
     browser.click('[data-k="orders.hold+"]')
     first = next(iter(books))
     browser.select('[data-k="orders.hold.0"]', books[first])
