@@ -11,6 +11,7 @@ from referee.game_api.contract import Rng
 from .edition import STATES, Edition
 from .effects import Ctx, event_possible, run_event
 from .engine import advance, assembly_result, debate_problem, pick_positions, place_vote, refill, vote_problem
+from .orders import ACTION_FIELDS
 from .rounds import end_round
 from .state import HAND, clone, event_blocked, reclaim_options
 
@@ -35,7 +36,7 @@ def _remove(hand: list, cards: list) -> None:
 def precheck(d: dict, ed: Edition, p: str, o) -> list:
     """The problems of a vote, debate or snub, found without changing anything."""
     probs = []
-    if o.reclaim is not None and o.reclaim not in reclaim_options(d, p):
+    if "reclaim" in ACTION_FIELDS[o.action] and o.reclaim is not None and o.reclaim not in reclaim_options(d, p):
         probs.append(("reclaim.unknown", {"where": o.reclaim,
                                           "choices": ", ".join(reclaim_options(d, p)) or "-"},
                       "reclaim", WARN))

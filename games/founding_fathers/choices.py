@@ -5,6 +5,7 @@ from __future__ import annotations
 from .actions import event_enactable, legal_votes
 from .effects import Ctx, _assembly_targets, _discard_choices, _rivals_in_committee, _seize_targets
 from .form import FACTION, _label
+from .orders import ACTION_FIELDS, actions_taking
 from .state import free_markers, reclaim_options
 
 ACTION = {"en": {"vote": "vote: declare a delegation's vote", "debate": "debate: speak in debate",
@@ -37,7 +38,7 @@ def order_choices(state, player: str, lang: str) -> dict[str, list[dict]]:
     states = {s: f"{s}: {side} — {', '.join(ok)}" for s, side, ok in reversed(votes)}
     cards = [(c, _label(ed, c, lang)) for c in dict.fromkeys(hand)]
     events = [c for c in dict.fromkeys(hand) if not event_enactable(d, ed, player, c)]
-    others, targets, picks, positions = [], [], [], 0
+    others, targets, picks, positions, tracks, articles = [], [], [], 0, False, False
     for c in events:
         x = Ctx(d, ed, player, c, None, None, [])
         for st in ed.cards[c].steps:
@@ -55,22 +56,33 @@ def order_choices(state, player: str, lang: str) -> dict[str, list[dict]]:
                         positions = max(positions, len(d["hands"][q]))
             elif kind == "take_discard":
                 picks += _discard_choices(x, st)
+            elif kind == "debate_advance":
+                tracks = tracks or st["faction"] == "any"
+            elif kind == "flip_article":
+                articles = articles or st["room"] == "resolved"
     out = {"action": _items(ACTION[lang].items()), "side": _items(SIDE[lang].items()),
            "state": _items(sorted(states.items())), "delegates.*": _items(cards),
            "card": _items((c, f"{c}: {ed.cards[c].text[lang]}") for c in events),
-           "faction": _items((f, fac[f]) for f in ("large_states", "small_states", "antifederalist", "federalist")),
+           "faction": _items((f, fac[f]) for f in ("large_states", "small_states", "antifederalist", "federalist")
+                             if tracks),
            "take.*": _items((i + 1, f"{i + 1}: {ed.cards[c].state} {fac[ed.cards[c].faction]}") for i, c in enumerate(d["pool"])),
            "committee_flip": _items(COMMITTEE[lang].items())}
-    if targets:
-        out["targets.*"] = _items((c, _label(ed, c, lang)) for c in dict.fromkeys(targets))
-    if others:
-        out["player"] = _items((q, q) for q in dict.fromkeys(others))
-    if positions:
-        out["position"] = _items((i, str(i)) for i in range(1, positions + 1))
-    if picks:
-        out["pick"] = _items((c, _label(ed, c, lang)) for c in dict.fromkeys(picks))
-    if d["resolved"]:
-        out["article"] = _items((r[0], ed.articles[r[0]]["title"][lang]) for r in d["resolved"])
-    if free_markers(d, player) == 0:
-        out["reclaim"] = _items((r, r) for r in reclaim_options(d, player))
+    out["targets.*"] = _items((c, _label(ed, c, lang)) for c in dict.fromkeys(targets))
+    out["player"] = _items((q, q) for q in dict.fromkeys(others))
+    out["position"] = _items((i, str(i)) for i in range(1, positions + 1))
+    out["pick"] = _items((c, _label(ed, c, lang)) for c in dict.fromkeys(picks))
+    out["article"] = _items((r[0], ed.articles[r[0]]["title"][lang]) for r in d["resolved"] if articles)
+    out["reclaim"] = _items((r, r) for r in reclaim_options(d, player)) if free_markers(d, player) == 0 else []
+    return _for_the_actions_taking_them(out)
+
+
+def _for_the_actions_taking_them(out: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """Each value offered only while an action that reads its field is chosen: the page shows
+    a snub no event's fields. Every field an action may read has a list, empty or not, so
+    that one with nothing to choose is not shown as a free input."""
+    for path, items in out.items():
+        actions = actions_taking(path.split(".")[0])
+        if len(actions) < len(ACTION_FIELDS):
+            for item in items:
+                item["when"] = {"action": actions}
     return out

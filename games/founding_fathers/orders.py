@@ -67,6 +67,24 @@ class ActionOrders(BaseModel):
         return [x.strip().lower() if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
 
+# The fields of ActionOrders each action reads (actions.py; an event's steps in effects.py);
+# every action reads EVERY_ACTION. validate checks a reclaim only for the actions that take
+# one, and the order page shows a field only while an action that reads it is chosen.
+ACTION_FIELDS = {
+    "vote": ("state", "side", "delegates", "reclaim"),
+    "debate": ("delegates", "reclaim"),
+    "event": ("card", "state", "side", "delegates", "targets", "player", "position", "pick", "faction",
+              "article", "reclaim"),
+    "snub": ("delegates",),
+}
+EVERY_ACTION = ("action", "take", "committee_flip", "reclaim_planner")
+
+
+def actions_taking(field: str) -> list[str]:
+    """The actions that read ``field`` (all four for a field every action reads)."""
+    return [a for a, fields in ACTION_FIELDS.items() if field in fields or field in EVERY_ACTION]
+
+
 class FlipOrders(BaseModel):
     """The Committee winner decides whether to flip the Committee article."""
     model_config = ConfigDict(extra="forbid")
