@@ -113,19 +113,41 @@ def ff_keep(m: Match, browser) -> None:
     m.accepted_as(player, {"keep": [dealt[0], dealt[2]]})
 
 
+# the fields only an event (or a vote) takes: never shown for a snub
+NOT_FOR_A_SNUB = ("state?", "side?", "card?", "targets+", "player?", "position?", "pick?", "faction?", "article?",
+                  "reclaim?")
+
+
 def ff_action(m: Match, browser) -> None:
-    """A report's action: snub one delegate, the draw pool by a changed preference."""
+    """A report's action: an event shows its card, and once a card is chosen the fields its
+    event takes and no other; then a snub, which shows none of the fields it does not take:
+    one delegate snubbed, the draw pool by a changed preference, accepted as chosen."""
     assert m.play_until(lambda st, aw: "action" in aw.values())
     active, state = m.seat_at("action"), m.state()
     m.open_report(browser, active)
-    lang = m.lang
-    browser.select('[data-k="orders.action"]', labels(m.rules, state, active, lang, "action")["snub"])
+    lang, choices = m.lang, m.rules.order_choices(state, active, m.lang)
+    actions = labels(m.rules, state, active, lang, "action")
+    browser.select('[data-k="orders.action"]', actions["event"])
+    events = labels(m.rules, state, active, lang, "card")
+    assert (browser.attribute('[data-k="orders.card?"]', "data-k") is not None) == bool(events)
+    if events:
+        card = next(iter(events))
+        browser.click('[data-k="orders.card?"]')
+        browser.select('[data-k="orders.card"]', events[card])
+        for field in ("state", "side", "player", "position", "pick", "faction", "article"):
+            takes = any(card in c.get("when", {}).get("card", ()) for c in choices[field])
+            assert (browser.attribute(f'[data-k="orders.{field}?"]', "data-k") is not None) == takes, (card, field)
+        shot(browser, "ff-action-event")
+    browser.select('[data-k="orders.action"]', actions["snub"])
+    for k in NOT_FOR_A_SNUB:
+        assert browser.attribute(f'[data-k="orders.{k}"]', "data-k") is None, k
     browser.click('[data-k="orders.delegates+"]')
     card = state.d["hands"][active][0]
     browser.select('[data-k="orders.delegates.0"]', labels(m.rules, state, active, lang, "delegates.*")[card])
     browser.click('[data-k="orders.take.1^"]')     # position 2 first
     shot(browser, "ff-action")
-    m.mail_from_page(browser, active)
+    text = m.mail_from_page(browser, active)
+    assert "\n  card:" not in text and "\n  state:" not in text, text
     m.accepted_as(active, {"action": "snub", "delegates": [card], "take": [2, 1, 3]})
 
 
