@@ -12,8 +12,8 @@ from choices_kit import positions  # noqa: E402
 from referee.game_api import registry  # noqa: E402
 from referee.game_api.contract import Rng  # noqa: E402
 from referee_games.founding_fathers.actions import act, check  # noqa: E402
-from referee_games.founding_fathers.form_examples import action_examples  # noqa: E402
 from referee_games.founding_fathers.form import FACTION  # noqa: E402
+from referee_games.founding_fathers.form_examples import action_examples  # noqa: E402
 from referee_games.founding_fathers.orders import ACTION_FIELDS, EVERY_ACTION, ActionOrders  # noqa: E402
 from referee_games.founding_fathers.state import clone  # noqa: E402
 
