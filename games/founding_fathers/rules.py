@@ -199,5 +199,9 @@ class FoundingFathers:
         from .play import random_orders
         return random_orders(state, player, rng)
 
+    def determinize(self, state: FFState, player: str, rng: Rng) -> FFState:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
 
 RULES = FoundingFathers()

@@ -185,6 +185,10 @@ class NationsDice:
         from .play import random_orders
         return random_orders(state, player, rng)
 
+    def determinize(self, state: NState, player: str, rng: Rng) -> NState:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
 
 def _tile_by_id(ed, step):
     if isinstance(step, dict) and len(step) == 1 and next(iter(step.values())) == {}:

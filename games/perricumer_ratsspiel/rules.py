@@ -192,6 +192,10 @@ class RatsspielRules:
     def random_orders(self, state: dict, player: str, rng: Rng) -> dict[str, Any]:
         return random_orders(state, player, rng)
 
+    def determinize(self, state: dict, player: str, rng: Rng) -> dict:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
 
 def _copy(value):
     """A copy of JSON-shaped data (dicts, lists, scalars): 3x faster than

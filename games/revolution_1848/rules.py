@@ -232,5 +232,9 @@ class Revolution1848:
         from .play import random_orders
         return random_orders(state, player, rng)
 
+    def determinize(self, state: State, player: str, rng: Rng) -> State:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
 
 RULES = Revolution1848()

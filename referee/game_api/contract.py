@@ -291,6 +291,31 @@ class GameRules(Protocol):
     #     never reads what its seat may not see; it searches over such states).
 
 
+def redeal(slots: Sequence[Any], cards: Sequence[str], rng: Rng,
+           key: Callable[[str], Any] = lambda card: None) -> list[str]:
+    """Unseen ``cards`` dealt back into ``slots`` at random, for a game's ``determinize``:
+    a slot names the ``key`` its card must have (a card back, a kind) or None for any.
+    The result depends only on the slots, the set of cards and ``rng``: the cards are
+    sorted first, so where the hidden cards lay before leaves no trace.  Linear in the cards."""
+    groups: dict[Any, list[str]] = {}
+    for card in sorted(cards):
+        groups.setdefault(key(card), []).append(card)
+    for group in groups.values():
+        rng.shuffle(group)
+    out: list[str | None] = [None] * len(slots)
+    for i, want in enumerate(slots):
+        if want is not None and groups.get(want):
+            out[i] = groups[want].pop()
+    rest = sorted(c for group in groups.values() for c in group)
+    rng.shuffle(rest)
+    for i, card in enumerate(out):
+        if card is None:
+            if not rest:
+                raise ValueError("redeal: more slots than cards")
+            out[i] = rest.pop()
+    return out  # type: ignore[return-value]
+
+
 def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
     """Every viewer's view of ``state``: the game's ``views`` if it has one, else ``view`` once a viewer."""
     together = getattr(rules, "views", None)
