@@ -242,7 +242,9 @@ def gm_prelude(s: dict, gm: dict, log: list) -> None:
 
 
 def resolve_session(state: dict, read: dict, gm: dict, rng: Rng) -> tuple[dict, list]:
-    s = json_copy(state)   # the state is JSON-shaped: a plain copy, several times faster than deepcopy
+    # the state is JSON-shaped: a plain copy, several times faster than deepcopy; the campaign
+    # is never written during play, so the new state shares it (the bots resolve thousands a turn)
+    s = {k: v if k == "campaign" else json_copy(v) for k, v in state.items()}
     log: list[LogEntry] = []
     r = s["round"]
     rec = {"round": r, "proposals": [], "events": [], "korruption_steps": [], "offices_lost": [],

@@ -1,0 +1,130 @@
+"""``referee arena GAME``: bots against random legal players (or against bots) in
+process, and the figures per seat and strategy, in English or German: a GM's way to try
+an edition, a variant or the bot itself (issue 35)."""
+from __future__ import annotations
+
+import statistics
+
+import click
+
+from referee.app.arena import RANDOM, ArenaResult, run_arena, wilson
+from referee.app.cli_errors import Usage
+from referee.bots import STRENGTHS
+from referee.game_api import registry
+
+MAX_GAMES = 100_000
+MAX_SEED = 200
+
+TEXT = {
+    "en": {
+        "unknown_game": ("unknown game {game!r}", "installed: {names} (`referee games`)"),
+        "games": ("--games must be between 1 and {max}, not {n}", "give the number of matches to play"),
+        "players": ("{game} is played by {lo} to {hi} players, not {n}", "give --players between {lo} and {hi}"),
+        "seed": ("--seed is too long ({n} characters, at most {max})", "give a shorter seed"),
+        "head": "{title}: {games} matches, {players} players, bot strength {strength} against {against}, seed {seed!r}",
+        "cols": "seat  strategy          games   wins  win rate  95% interval",
+        "all": "all",
+        "length": "game length: mean {mean:.1f} turns (min {lo}, max {hi}){stopped}",
+        "stopped": "; {n} stopped after the turn limit, won by nobody",
+        "timing": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision",
+        "refused": "the game refused {n} bot orders (replaced by its default orders): a fault of the bot",
+        "fair": "a fair share would be {share:.0%} for each seat",
+        "random": "random legal players",
+    },
+    "de": {
+        "unknown_game": ("unbekanntes Spiel {game!r}", "installiert: {names} (`referee games`)"),
+        "games": ("--games muss zwischen 1 und {max} liegen, nicht {n}", "gib die Zahl der Partien an"),
+        "players": ("{game} spielen {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
+        "seed": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
+        "head": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
+        "cols": "Platz Strategie         Partien Siege Siegquote 95%-Intervall",
+        "all": "alle",
+        "length": "Spieldauer: im Mittel {mean:.1f} Züge (mindestens {lo}, höchstens {hi}){stopped}",
+        "stopped": "; {n} beim Zuglimit abgebrochen, ohne Sieger",
+        "timing": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung",
+        "refused": "das Spiel wies {n} Befehle des Bots zurück (durch seine Standardbefehle ersetzt): ein Fehler des Bots",
+        "fair": "ein gerechter Anteil wäre {share:.0%} je Platz",
+        "random": "zufällige legale Spieler",
+    },
+}
+
+
+def _strategy(name: str, lang: str) -> str:
+    return name if name != RANDOM else ("zufall" if lang == "de" else "random")
+
+
+def _row(seat: str, strategy: str, games: int, wins: float) -> str:
+    low, high = wilson(wins, games)
+    return (f"{seat:5} {strategy:17} {games:6} {wins:6.0f}  {wins / games:7.1%}   "
+            f"{low:.1%} – {high:.1%}")
+
+
+def report(res: ArenaResult, lang: str, head: str) -> list[str]:
+    t = TEXT[lang]
+    lines = [head, t["cols"]]
+    for (seat, how), tally in sorted(res.by_seat.items()):
+        lines.append(_row(str(seat), _strategy(how, lang), tally.games, tally.wins))
+    for how in res.strategies:
+        tally = res.by_strategy[how]
+        lines.append(_row(t["all"], _strategy(how, lang), tally.games, tally.wins))
+    lines.append(t["fair"].format(share=1 / res.players))
+    stopped = t["stopped"].format(n=res.unfinished) if res.unfinished else ""
+    lines.append(t["length"].format(mean=statistics.mean(res.lengths), lo=min(res.lengths),
+                                    hi=max(res.lengths), stopped=stopped))
+    for how in res.strategies:
+        times = res.by_strategy[how].times
+        if times:
+            lines.append(t["timing"].format(strategy=how, n=len(times), mean=statistics.mean(times), max=max(times)))
+    if res.refused:
+        lines.append(t["refused"].format(n=res.refused))
+    return lines
+
+
+def output_lang(rules, lang: str | None) -> str:
+    """The asked language, else the game's first (as `referee rules`), else English."""
+    return lang or (rules.languages[0] if rules.languages[0] in TEXT else "en")
+
+
+def check_args(game: str, players: int | None, games: int, seed: str, lang: str | None):
+    """The rules and the player count, or a Usage error in the asked language."""
+    names = registry.names()
+    t = TEXT[lang or "en"]
+    if game not in names:   # no game yet to take the language from: English unless asked
+        what, todo = t["unknown_game"]
+        raise Usage(what.format(game=game), todo.format(names=", ".join(names)))
+    rules = registry.get(game)
+    t = TEXT[output_lang(rules, lang)]
+    if not 1 <= games <= MAX_GAMES:
+        what, todo = t["games"]
+        raise Usage(what.format(max=MAX_GAMES, n=games), todo)
+    if len(seed) > MAX_SEED:
+        what, todo = t["seed"]
+        raise Usage(what.format(n=len(seed), max=MAX_SEED), todo)
+    lo, hi = rules.min_players, rules.max_players
+    n = players if players is not None else max(lo, min(2, hi))
+    if not lo <= n <= hi:
+        what, todo = t["players"]
+        raise Usage(what.format(game=game, lo=lo, hi=hi, n=n), todo.format(lo=lo, hi=hi))
+    return rules, n
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="players per match (default: 2, or the game's least)")
+@click.option("--games", type=int, default=20, show_default=True, help="matches to play")
+@click.option("--seed", default="arena", show_default=True, help="the same seed plays the same matches")
+@click.option("--strength", type=click.Choice(list(STRENGTHS)), default="default", show_default=True,
+              help="the bot's strength (its budget of play-outs)")
+@click.option("--against", type=click.Choice([RANDOM, *STRENGTHS]), default=RANDOM, show_default=True,
+              help="the other seats: random legal players, or bots of this strength")
+@click.option("--lang", type=click.Choice(sorted(TEXT)), default=None,
+              help="language of the output (default: the game's first language)")
+def arena(game, players, games, seed, strength, against, lang):
+    """Play bots against random legal players (or bots) in GAME and print win rates."""
+    rules, n = check_args(game, players, games, seed, lang)
+    lang = output_lang(rules, lang)
+    t = TEXT[lang]
+    res = run_arena(rules, n, games, seed, strength, against)
+    who = t["random"] if against == RANDOM else f"bot:{against}"
+    head = t["head"].format(title=rules.title, games=games, players=n, strength=strength, against=who, seed=seed)
+    click.echo("\n".join(report(res, lang, head)))
