@@ -34,7 +34,7 @@ TEXT = {
     "de": {
         "unknown_game": ("unbekanntes Spiel {game!r}", "installiert: {names} (`referee games`)"),
         "games": ("--games muss zwischen 1 und {max} liegen, nicht {n}", "gib die Zahl der Partien an"),
-        "players": ("{game} spielen {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
+        "players": ("{game} ist für {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
         "seed": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
         "head": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
         "cols": "Platz Strategie         Partien Siege Siegquote 95%-Intervall",
@@ -104,7 +104,7 @@ def check_args(game: str, players: int | None, games: int, seed: str, lang: str 
     n = players if players is not None else max(lo, min(2, hi))
     if not lo <= n <= hi:
         what, todo = t["players"]
-        raise Usage(what.format(game=game, lo=lo, hi=hi, n=n), todo.format(lo=lo, hi=hi))
+        raise Usage(what.format(game=rules.title, lo=lo, hi=hi, n=n), todo.format(lo=lo, hi=hi))
     return rules, n
 
 

@@ -25,7 +25,9 @@ def decide(rules: GameRules, state: Any, seat: str, *, seed: int, strength: str 
     ``seat`` may see and ``seed`` alone (derived from the match seed by the caller)."""
     if strength not in STRENGTHS:
         raise ValueError(f"unknown bot strength {strength!r}; known: {', '.join(STRENGTHS)}")
+    if seat not in rules.awaiting(state):
+        raise ValueError(f"{seat!r} owes no orders now")
     rng = Rng(seed)
-    if not can_search(rules):   # a game without determinize: random legal orders, never a peek
+    if not can_search(rules):   # a game without determinize: no search, its random legal orders
         return random_player(rules)(state, seat, rng)
     return choose(rules, state, seat, rng, STRENGTHS[strength])
