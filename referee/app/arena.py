@@ -65,7 +65,7 @@ def lineup(n: int, index: int, strength: str, against: str) -> list[str]:
 
 
 def play_match(rules: GameRules, strategies: list[str], seed: str,
-               clock: Callable[[], float] = time.perf_counter) -> tuple[dict | None, int, dict[str, list[float]], int]:
+               clock: Callable[[], float] = time.process_time) -> tuple[dict | None, int, dict[str, list[float]], int]:
     """One match: (outcome or None if stopped, turns, decision times per seat, refused bot orders)."""
     players = seat_names(len(strategies))
     plays = dict(zip(players, strategies))
@@ -101,9 +101,11 @@ def play_match(rules: GameRules, strategies: list[str], seed: str,
 
 
 def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: str, against: str,
-              progress: Callable[[int], None] | None = None) -> ArenaResult:
+              first: int = 0) -> ArenaResult:
+    """Matches ``first`` .. ``first + games - 1`` of the series ``seed`` (a bench plays a
+    series in parts and ``merge``s them)."""
     result = ArenaResult(rules.name, players, [])
-    for index in range(games):
+    for index in range(first, first + games):
         strategies = lineup(players, index, strength, against)
         outcome, turns, times, refused = play_match(rules, strategies, f"{seed}:{index}")
         result.refused += refused
@@ -117,7 +119,20 @@ def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: s
             total = result.by_strategy.setdefault(how, Tally())
             total.add(won)
             total.times.extend(times[seat])
-        if progress:
-            progress(index + 1)
     result.strategies = sorted(result.by_strategy, key=lambda s: (s == RANDOM, s))
     return result
+
+
+def merge(into: ArenaResult, part: ArenaResult) -> ArenaResult:
+    """``part``'s matches added to ``into`` (the same game and player count)."""
+    for table, other in ((into.by_seat, part.by_seat), (into.by_strategy, part.by_strategy)):
+        for key, tally in other.items():
+            mine = table.setdefault(key, Tally())   # type: ignore[arg-type]
+            mine.games += tally.games
+            mine.wins += tally.wins
+            mine.times.extend(tally.times)
+    into.lengths.extend(part.lengths)
+    into.unfinished += part.unfinished
+    into.refused += part.refused
+    into.strategies = sorted(into.by_strategy, key=lambda s: (s == RANDOM, s))
+    return into
