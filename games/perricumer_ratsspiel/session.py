@@ -3,7 +3,6 @@ one), the end checks after every step that can change them, and the record
 the reports are built from."""
 from __future__ import annotations
 
-
 from referee.game_api.contract import LogEntry, Rng, json_copy
 
 from . import council as C

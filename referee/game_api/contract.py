@@ -308,12 +308,12 @@ def redeal(slots: Sequence[Any], cards: Sequence[str], rng: Rng,
             out[i] = groups[want].pop()
     rest = sorted(c for group in groups.values() for c in group)
     rng.shuffle(rest)
-    for i, card in enumerate(out):
-        if card is None:
-            if not rest:
-                raise ValueError("redeal: more slots than cards")
-            out[i] = rest.pop()
-    return out  # type: ignore[return-value]
+    dealt: list[str] = []
+    for placed in out:
+        if placed is None and not rest:
+            raise ValueError("redeal: more slots than cards")
+        dealt.append(rest.pop() if placed is None else placed)
+    return dealt
 
 
 def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
