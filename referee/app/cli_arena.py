@@ -15,38 +15,67 @@ from referee.game_api import registry
 MAX_GAMES = 100_000
 MAX_SEED = 200
 
-TEXT = {
-    "en": {
-        "unknown_game": ("unknown game {game!r}", "installed: {names} (`referee games`)"),
-        "games": ("--games must be between 1 and {max}, not {n}", "give the number of matches to play"),
-        "players": ("{game} is played by {lo} to {hi} players, not {n}", "give --players between {lo} and {hi}"),
-        "seed": ("--seed is too long ({n} characters, at most {max})", "give a shorter seed"),
-        "head": "{title}: {games} matches, {players} players, bot strength {strength} against {against}, seed {seed!r}",
-        "cols": "seat  strategy          games   wins  win rate  95% interval",
-        "all": "all",
-        "length": "game length: mean {mean:.1f} turns (min {lo}, max {hi}){stopped}",
-        "stopped": "; {n} stopped after the turn limit, won by nobody",
-        "timing": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision (CPU time, one core)",
-        "refused": "the game refused {n} bot orders (replaced by its default orders): a fault of the bot",
-        "fair": "a fair share would be {share:.0%} for each seat",
-        "random": "random legal players",
+# every line a GM reads, in both languages (key -> {lang: text}; a pair is (what, what to do))
+WORDS = {
+    "unknown_game": {
+        "en": ("unknown game {game!r}", "installed: {names} (`referee games`)"),
+        "de": ("unbekanntes Spiel {game!r}", "installiert: {names} (`referee games`)"),
     },
-    "de": {
-        "unknown_game": ("unbekanntes Spiel {game!r}", "installiert: {names} (`referee games`)"),
-        "games": ("--games muss zwischen 1 und {max} liegen, nicht {n}", "gib die Zahl der Partien an"),
-        "players": ("{game} ist für {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
-        "seed": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
-        "head": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
-        "cols": "Platz Strategie         Partien Siege Siegquote 95%-Intervall",
-        "all": "alle",
-        "length": "Spieldauer: im Mittel {mean:.1f} Züge (mindestens {lo}, höchstens {hi}){stopped}",
-        "stopped": "; {n} beim Zuglimit abgebrochen, ohne Sieger",
-        "timing": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung (CPU-Zeit, ein Kern)",
-        "refused": "das Spiel wies {n} Befehle des Bots zurück (durch seine Standardbefehle ersetzt): ein Fehler des Bots",
-        "fair": "ein gerechter Anteil wäre {share:.0%} je Platz",
-        "random": "zufällige legale Spieler",
+    "games": {
+        "en": ("--games must be between 1 and {max}, not {n}", "give the number of matches to play"),
+        "de": ("--games muss zwischen 1 und {max} liegen, nicht {n}", "gib die Zahl der Partien an"),
+    },
+    "players": {
+        "en": ("{game} is played by {lo} to {hi} players, not {n}", "give --players between {lo} and {hi}"),
+        "de": ("{game} ist für {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
+    },
+    "seed": {
+        "en": ("--seed is too long ({n} characters, at most {max})", "give a shorter seed"),
+        "de": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
+    },
+    "head": {
+        "en": "{title}: {games} matches, {players} players, bot strength {strength} against {against}, seed {seed!r}",
+        "de": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
+    },
+    "cols": {
+        "en": "seat  strategy          games   wins  win rate  95% interval",
+        "de": "Platz Strategie         Partien Siege Siegquote 95%-Intervall",
+    },
+    "all": {
+        "en": "all",
+        "de": "alle",
+    },
+    "length": {
+        "en": "game length: mean {mean:.1f} turns (min {lo}, max {hi}){stopped}",
+        "de": "Spieldauer: im Mittel {mean:.1f} Züge (mindestens {lo}, höchstens {hi}){stopped}",
+    },
+    "stopped": {
+        "en": "; {n} stopped after the turn limit, won by nobody",
+        "de": "; {n} beim Zuglimit abgebrochen, ohne Sieger",
+    },
+    "timing": {
+        "en": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision (CPU time, one core)",
+        "de": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung (CPU-Zeit, ein Kern)",
+    },
+    "refused": {
+        "en": "the game refused {n} bot orders (replaced by its default orders): a fault of the bot",
+        "de": "das Spiel wies {n} Befehle des Bots zurück (durch seine Standardbefehle ersetzt): ein Fehler des Bots",
+    },
+    "fair": {
+        "en": "a fair share would be {share:.0%} for each seat",
+        "de": "ein gerechter Anteil wäre {share:.0%} je Platz",
+    },
+    "random": {
+        "en": "random legal players",
+        "de": "zufällige legale Spieler",
     },
 }
+LANGS = ("en", "de")
+
+
+def texts(lang: str) -> dict:
+    return {key: words[lang] for key, words in WORDS.items()}
+
 
 
 def _strategy(name: str, lang: str) -> str:
@@ -60,7 +89,7 @@ def _row(seat: str, strategy: str, games: int, wins: float) -> str:
 
 
 def report(res: ArenaResult, lang: str, head: str) -> list[str]:
-    t = TEXT[lang]
+    t = texts(lang)
     lines = [head, t["cols"]]
     for (seat, how), tally in sorted(res.by_seat.items()):
         lines.append(_row(str(seat), _strategy(how, lang), tally.games, tally.wins))
@@ -82,18 +111,18 @@ def report(res: ArenaResult, lang: str, head: str) -> list[str]:
 
 def output_lang(rules, lang: str | None) -> str:
     """The asked language, else the game's first (as `referee rules`), else English."""
-    return lang or (rules.languages[0] if rules.languages[0] in TEXT else "en")
+    return lang or (rules.languages[0] if rules.languages[0] in LANGS else "en")
 
 
 def check_args(game: str, players: int | None, games: int, seed: str, lang: str | None):
     """The rules and the player count, or a Usage error in the asked language."""
     names = registry.names()
-    t = TEXT[lang or "en"]
+    t = texts(lang or "en")
     if game not in names:   # no game yet to take the language from: English unless asked
         what, todo = t["unknown_game"]
         raise Usage(what.format(game=game), todo.format(names=", ".join(names)))
     rules = registry.get(game)
-    t = TEXT[output_lang(rules, lang)]
+    t = texts(output_lang(rules, lang))
     if not 1 <= games <= MAX_GAMES:
         what, todo = t["games"]
         raise Usage(what.format(max=MAX_GAMES, n=games), todo)
@@ -117,13 +146,13 @@ def check_args(game: str, players: int | None, games: int, seed: str, lang: str 
               help="the bot's strength (its budget of play-outs)")
 @click.option("--against", type=click.Choice([RANDOM, *STRENGTHS]), default=RANDOM, show_default=True,
               help="the other seats: random legal players, or bots of this strength")
-@click.option("--lang", type=click.Choice(sorted(TEXT)), default=None,
+@click.option("--lang", type=click.Choice(list(LANGS)), default=None,
               help="language of the output (default: the game's first language)")
 def arena(game, players, games, seed, strength, against, lang):
     """Play bots against random legal players (or bots) in GAME and print win rates."""
     rules, n = check_args(game, players, games, seed, lang)
     lang = output_lang(rules, lang)
-    t = TEXT[lang]
+    t = texts(lang)
     res = run_arena(rules, n, games, seed, strength, against)
     who = t["random"] if against == RANDOM else f"bot:{against}"
     head = t["head"].format(title=rules.title, games=games, players=n, strength=strength, against=who, seed=seed)
