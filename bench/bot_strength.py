@@ -6,7 +6,7 @@ n players: >= 2/n, twice a fair share), the game length and the CPU seconds per 
 
 The matches run in parts of ``--part`` matches, taken in turn from every configuration, so
 a run stopped early still has figures for all (the running totals are printed after each
-part).  ``--jobs 2`` plays two parts at once (niced: a shared machine).
+part).  ``--jobs 2`` plays two parts at once.
 Run:  python bench/bot_strength.py [--games 200] [--strength default] [--jobs 1] [--smoke]
 """
 from __future__ import annotations
@@ -29,9 +29,14 @@ def target(n: int) -> float:
     return 0.75 if n == 2 else 2 / n
 
 
+def _lower(by: int) -> None:
+    """A worker's priority lowered by ``by`` (--nice: yield to the others on a shared machine)."""
+    if by:
+        os.nice(by)
+
+
 def _part(job: tuple[str, int, int, int, str, str]) -> ArenaResult:
     game, n, first, count, seed, strength = job
-    os.nice(10) if hasattr(os, "nice") else None
     return run_arena(registry.get(game), n, count, seed, strength, "random", first=first)
 
 
@@ -56,6 +61,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default="", help="game:n,game:n ... (default: every configuration)")
     ap.add_argument("--seed", default="bench-bots")
+    ap.add_argument("--nice", type=int, default=0, help="lower the workers' priority by N")
     ap.add_argument("--smoke", action="store_true", help="a tiny run: one fast-bot match of two games; fails if broken")
     args = ap.parse_args()
     configs = [(g, int(n)) for g, n in (x.split(":") for x in args.only.split(",") if x)] or CONFIGS
@@ -68,7 +74,7 @@ def main() -> int:
           f"{args.jobs} jobs; load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     start = time.time()
     totals: dict[tuple[str, int], ArenaResult] = {}
-    with Pool(args.jobs) as pool:
+    with Pool(args.jobs, initializer=_lower, initargs=(max(0, min(19, args.nice)),)) as pool:
         for job, part in zip(jobs, pool.imap(_part, jobs)):
             key = job[:2]
             totals[key] = merge(totals[key], part) if key in totals else part
