@@ -64,13 +64,13 @@ def lineup(n: int, index: int, strength: str, against: str) -> list[str]:
     return out
 
 
-def play_match(rules: GameRules, strategies: list[str], seed: str,
+def play_match(rules: GameRules, strategies: list[str], seed: str, options: dict | None = None,
                clock: Callable[[], float] = time.process_time) -> tuple[dict | None, int, dict[str, list[float]], int]:
     """One match: (outcome or None if stopped, turns, decision times per seat, refused bot orders)."""
     players = seat_names(len(strategies))
     plays = dict(zip(players, strategies))
     draw = random_player(rules)
-    state = rules.setup(players, {}, Rng(derive_seed(seed, "setup")))
+    state = rules.setup(players, options or {}, Rng(derive_seed(seed, "setup")))
     times: dict[str, list[float]] = {p: [] for p in players}
     refused = 0
     for turn in range(1, MAX_TURNS + 1):
@@ -101,13 +101,13 @@ def play_match(rules: GameRules, strategies: list[str], seed: str,
 
 
 def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: str, against: str,
-              first: int = 0) -> ArenaResult:
+              first: int = 0, options: dict | None = None) -> ArenaResult:
     """Matches ``first`` .. ``first + games - 1`` of the series ``seed`` (a bench plays a
     series in parts and ``merge``s them)."""
     result = ArenaResult(rules.name, players, [])
     for index in range(first, first + games):
         strategies = lineup(players, index, strength, against)
-        outcome, turns, times, refused = play_match(rules, strategies, f"{seed}:{index}")
+        outcome, turns, times, refused = play_match(rules, strategies, f"{seed}:{index}", options)
         result.refused += refused
         result.lengths.append(turns)
         winners = set((outcome or {}).get("winners") or [])

@@ -33,6 +33,18 @@ WORDS = {
         "en": ("--seed is too long ({n} characters, at most {max})", "give a shorter seed"),
         "de": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
     },
+    "options_file": {
+        "en": ("{file} cannot be used: {why}", "give a match file (YAML) whose options: (and edition:) to play with"),
+        "de": ("{file} ist nicht verwendbar: {why}", "gib eine Partiedatei (YAML) an, deren options: (und edition:) gespielt werden sollen"),
+    },
+    "no_options": {
+        "en": "it holds no options: mapping",
+        "de": "sie enthält keine Zuordnung options:",
+    },
+    "options_bad": {
+        "en": ("the options do not suit {game}: {why}", "correct the options in the file"),
+        "de": ("die Optionen passen nicht zu {game}: {why}", "berichtige die Optionen in der Datei"),
+    },
     "head": {
         "en": "{title}: {games} matches, {players} players, bot strength {strength} against {against}, seed {seed!r}",
         "de": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
@@ -114,6 +126,37 @@ def output_lang(rules, lang: str | None) -> str:
     return lang or (rules.languages[0] if rules.languages[0] in LANGS else "en")
 
 
+def read_options(path: str | None, t: dict) -> dict:
+    """``options:`` of a match file (its edition file read in, as `referee new` does), capped
+    and loaded with the referee's YAML limits; {} without a file."""
+    if path is None:
+        return {}
+    from pathlib import Path
+
+    from referee.authority.matches.edition_file import MAX_EDITION_BYTES, inline_edition
+    from referee.authority.matches.match_file import MatchError
+    from referee.intake.safe_yaml import YamlRefused, load_checked
+
+    what, todo = t["options_file"]
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_EDITION_BYTES + 1).decode("utf-8")
+        data = inline_edition(text, Path(path).resolve().parent)
+        if isinstance(data, str):
+            data = load_checked(data, max_bytes=MAX_EDITION_BYTES).data
+    except (OSError, UnicodeDecodeError) as e:
+        raise Usage(what.format(file=path, why=e.__class__.__name__), todo) from None
+    except YamlRefused as e:
+        raise Usage(what.format(file=path, why=e.code + (f" (line {e.line + 1})" if e.line is not None else "")),
+                    todo) from None
+    except MatchError as e:
+        raise Usage(what.format(file=path, why="; ".join(map(str, e.problems))[:300]), todo) from None
+    options = data.get("options") if isinstance(data, dict) else None
+    if not isinstance(options, dict):
+        raise Usage(what.format(file=path, why=t["no_options"]), todo)
+    return options
+
+
 def check_args(game: str, players: int | None, games: int, seed: str, lang: str | None):
     """The rules and the player count, or a Usage error in the asked language."""
     names = registry.names()
@@ -137,6 +180,16 @@ def check_args(game: str, players: int | None, games: int, seed: str, lang: str 
     return rules, n
 
 
+def check_options(rules, n: int, options: dict, lang: str) -> None:
+    from referee.app.arena import seat_names
+    from referee.game_api.contract import phrase
+
+    errors = [p for p in rules.check_options(seat_names(n), options) if p.is_error]
+    if errors:
+        what, todo = texts(lang)["options_bad"]
+        raise Usage(what.format(game=rules.title, why="; ".join(phrase(rules, p, lang) for p in errors[:3])), todo)
+
+
 @click.command()
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="players per match (default: 2, or the game's least)")
@@ -146,14 +199,18 @@ def check_args(game: str, players: int | None, games: int, seed: str, lang: str 
               help="the bot's strength (its budget of play-outs)")
 @click.option("--against", type=click.Choice([RANDOM, *STRENGTHS]), default=RANDOM, show_default=True,
               help="the other seats: random legal players, or bots of this strength")
+@click.option("--options", "options_file", metavar="FILE", default=None,
+              help="a match file whose options: (a variant, an edition: file) the matches are played with")
 @click.option("--lang", type=click.Choice(list(LANGS)), default=None,
               help="language of the output (default: the game's first language)")
-def arena(game, players, games, seed, strength, against, lang):
+def arena(game, players, games, seed, strength, against, options_file, lang):
     """Play bots against random legal players (or bots) in GAME and print win rates."""
     rules, n = check_args(game, players, games, seed, lang)
     lang = output_lang(rules, lang)
     t = texts(lang)
-    res = run_arena(rules, n, games, seed, strength, against)
+    options = read_options(options_file, t)
+    check_options(rules, n, options, lang)
+    res = run_arena(rules, n, games, seed, strength, against, options=options)
     who = t["random"] if against == RANDOM else f"bot:{against}"
     head = t["head"].format(title=rules.title, games=games, players=n, strength=strength, against=who, seed=seed)
     click.echo("\n".join(report(res, lang, head)))

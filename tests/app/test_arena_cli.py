@@ -77,3 +77,31 @@ def test_bot_seat_rotates_and_every_bot_order_is_accepted():
     outcome, turns, times, refused = play_match(rules, ["bot:fast", "random"], "rotate")
     assert outcome is not None and turns > 0 and refused == 0
     assert times["seat1"] and not times["seat2"]
+
+
+def test_arena_plays_the_options_of_a_match_file(capsys, tmp_path):
+    match = tmp_path / "match.yaml"
+    match.write_text("id: try\ngame: nations_dice\noptions:\n  variant: accelerated\n", encoding="utf-8")
+    code, out, err = run(capsys, "nations_dice", "--games", "1", "--strength", "fast", "--options", str(match))
+    assert code == 0, err
+    assert "bot:fast" in out
+
+
+@pytest.mark.parametrize("content,lang,words", [
+    ("options:\n  variant: backwards\n", "en", "the options do not suit Nations: The Dice Game"),
+    ("options:\n  variant: backwards\n", "de", "die Optionen passen nicht zu Nations: The Dice Game"),
+    ("options: [1, 2\n", "en", "cannot be used: yaml"),
+    ("just words\n", "de", "ist nicht verwendbar: sie enthält keine Zuordnung options:"),
+    ("options:\n  x: " + "y" * 600_000 + "\n", "en", "cannot be used: document.too_large"),
+    (b"\xff\xfe", "en", "cannot be used: UnicodeDecodeError"),
+])
+def test_arena_refuses_a_hostile_options_file(capsys, tmp_path, content, lang, words):
+    match = tmp_path / "match.yaml"
+    match.write_bytes(content if isinstance(content, bytes) else content.encode())
+    code, out, err = run(capsys, "nations_dice", "--games", "1", "--options", str(match), "--lang", lang)
+    assert code == 2 and words in err and not out, err
+
+
+def test_arena_refuses_a_missing_options_file(capsys, tmp_path):
+    code, _, err = run(capsys, "nations_dice", "--options", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "cannot be used: FileNotFoundError" in err
