@@ -1,6 +1,7 @@
 """How good a position is for one seat, in [0, 1]: the outcome once the game is over,
-else the game's own standings read from the public view (its first label: the score,
-the VP, the influence), as a rank among the seats and a margin over the best rival."""
+else the game's own ``estimate`` of the final scores, or its standings (the first label:
+the score, the influence), read from the public view, as a rank among the seats and a
+margin over the best rival."""
 from __future__ import annotations
 
 import math
@@ -29,6 +30,9 @@ def outcome_value(outcome: Mapping[str, Any], seat: str) -> float:
 
 
 def position_value(rules: GameRules, state: Any, seat: str) -> float:
+    estimate = getattr(rules, "estimate", None)
+    if estimate is not None:
+        return _rank_and_margin(estimate(rules.view(state, PUBLIC)), seat)
     standings = getattr(rules, "standings", None)
     if standings is None:
         return 0.5

@@ -59,3 +59,17 @@ def test_bot_refuses_an_unknown_strength_and_a_seat_not_awaited():
     with pytest.raises(ValueError, match="owes no orders"):
         decide(rules, state, idle, seed=1)
     assert "default" in STRENGTHS and "fast" in STRENGTHS
+
+
+@pytest.mark.parametrize("game", ["founding_fathers", "nations_dice"])
+def test_estimate_is_the_final_score_once_the_game_is_over(game):
+    from referee.app import conformance
+    from referee.game_api import registry
+    from referee.game_api.contract import PUBLIC
+
+    rules = registry.get(game)
+    ends = []
+    final, _ = conformance.play(rules, conformance.seats(3), "estimate", lambda s, r: ends.append(r.outcome))
+    scores = rules.estimate(rules.view(final, PUBLIC))
+    assert scores == ends[-1]["scores"]
+    assert all(isinstance(v, int) for v in scores.values())
