@@ -204,5 +204,20 @@ class FoundingFathers:
         from .choices import order_choices
         return order_choices(state, player, lang)
 
+    def determinize(self, state: FFState, player: str, rng: Rng) -> FFState:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
+    def estimate(self, view: dict) -> dict:
+        """Each player's score were the game to end now: the score and the faction bonus
+        the forecast gives (every holder of the most tokens of a faction gets its points)."""
+        pub = view["public"]
+        out = {p["id"]: p["score"] for p in pub["players"]}
+        if pub["outcome"] is None:
+            for bonus in pub["bonus_forecast"].values():
+                for p in bonus["players"]:
+                    out[p] += bonus["points"]
+        return out
+
 
 RULES = FoundingFathers()

@@ -190,6 +190,17 @@ class NationsDice:
         from .choices import order_choices
         return order_choices(state, player, lang)
 
+    def determinize(self, state: NState, player: str, rng: Rng) -> NState:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
+    def estimate(self, view: dict) -> dict:
+        """Each nation's score were the game to end now: its VP and its tiles' VP (R145; at
+        the end the tiles' VP are in its VP already)."""
+        pub = view["public"]
+        over = pub["outcome"] is not None
+        return {q["id"]: q["vp"] + (0 if over else q["tile_vp"]) for q in pub["players"]}
+
 
 def _tile_by_id(ed, step):
     if isinstance(step, dict) and len(step) == 1 and next(iter(step.values())) == {}:

@@ -3,9 +3,7 @@ one), the end checks after every step that can change them, and the record
 the reports are built from."""
 from __future__ import annotations
 
-import copy
-
-from referee.game_api.contract import LogEntry, Rng
+from referee.game_api.contract import LogEntry, Rng, json_copy
 
 from . import council as C
 from .orders import CARDS, proposal
@@ -243,7 +241,9 @@ def gm_prelude(s: dict, gm: dict, log: list) -> None:
 
 
 def resolve_session(state: dict, read: dict, gm: dict, rng: Rng) -> tuple[dict, list]:
-    s = copy.deepcopy(state)
+    # the state is JSON-shaped: a plain copy, several times faster than deepcopy; the campaign
+    # is never written during play, so the new state shares it (the bots resolve thousands a turn)
+    s = {k: v if k == "campaign" else json_copy(v) for k, v in state.items()}
     log: list[LogEntry] = []
     r = s["round"]
     rec = {"round": r, "proposals": [], "events": [], "korruption_steps": [], "offices_lost": [],

@@ -238,5 +238,9 @@ class Revolution1848:
         from .choices import order_choices
         return order_choices(state, player, lang)
 
+    def determinize(self, state: State, player: str, rng: Rng) -> State:
+        from .hidden import determinize
+        return determinize(state, player, rng)
+
 
 RULES = Revolution1848()

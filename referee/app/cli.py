@@ -230,6 +230,7 @@ def replay(env, match):
 
 
 def _register() -> None:
+    from referee.app.cli_arena import arena
     from referee.app.cli_backup import backup, restore
     from referee.app.cli_doctor import doctor
     from referee.app.cli_gm import gm
@@ -237,7 +238,7 @@ def _register() -> None:
     from referee.app.cli_site import check, schema, site
     from referee.app.cli_store import COMMANDS as store_commands  # migrate, store copy
 
-    for command in (gm, demo, rules, site, schema, check, backup, restore, doctor, *store_commands):
+    for command in (gm, demo, rules, arena, site, schema, check, backup, restore, doctor, *store_commands):
         cli.add_command(command)
 
 

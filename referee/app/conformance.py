@@ -3,7 +3,8 @@ written as its own package runs exactly what the built-in games run (as
 OpenSpiel's random-play test): random legal play through the contract to the
 end, dump/load round trips, ``resolve`` leaving its input alone, the same seed
 giving the same state hashes, and no other player's private information in any
-player's view or rendered report.  Failures raise ``AssertionError``.
+player's view or rendered report, and a bot in every seat for a few turns sending
+only orders the game accepts.  Failures raise ``AssertionError``.
 
     from referee.app.conformance import check_game
     check_game(RULES)            # every player count the game allows (up to 5)
@@ -14,6 +15,7 @@ import json
 import re
 from collections.abc import Callable
 
+from referee.bots import decide
 from referee.game_api.contract import GM, GameRules, LogEntry, Rng, derive_seed, state_hash, views_of
 from referee.game_api.scripted import random_player
 from referee.render.renderer import Renderer
@@ -21,6 +23,7 @@ from referee.render.renderer import Renderer
 SEATS = ["ada", "bert", "cleo", "dora", "emil"]
 REPORT_EVERY = 7  # render every 7th turn's reports (and the last): rendering is the slow part
 MAX_TURNS = 3000
+BOT_TURNS = 8     # turns a bot plays in every seat (issue 35): enough to reach its every stage once
 _RENDERER: Renderer | None = None
 
 
@@ -184,9 +187,33 @@ def check_same_seed_same_hashes(rules: GameRules) -> None:
     assert other != first, "a different seed should give a different game"
 
 
+def check_bot_seats(rules: GameRules, n: int, turns: int = BOT_TURNS, seed: str = "bots") -> int:
+    """The search bot (``referee.bots.decide``, fast) in every seat for a few turns: each of its
+    orders passes ``validate``; returns the bot decisions made."""
+    players = seats(n)
+    state = rules.setup(players, sample_options(rules, players), Rng(derive_seed(seed, "setup")))
+    decisions = 0
+    for turn in range(1, turns + 1):
+        awaiting = rules.awaiting(state)
+        if not awaiting:
+            break
+        orders = {}
+        for player, stage in sorted(awaiting.items()):
+            raw = decide(rules, state, player, seed=derive_seed(seed, f"bot:{turn}:{player}"), strength="fast")
+            model = rules.order_schema(state, stage).model_validate(raw)
+            errors = [p for p in rules.validate(state, player, model) if p.is_error]
+            assert not errors, f"turn {turn}: the bot's orders for {player} refused: {errors}"
+            orders[player] = model
+            decisions += 1
+        state = rules.resolve(state, orders, Rng(derive_seed(seed, turn))).state
+    assert decisions > 0
+    return decisions
+
+
 def check_game(rules: GameRules) -> None:
     """Everything above for one game, every player count it allows (up to five)."""
     check_declaration(rules)
     for n in player_counts(rules):
         check_random_play(rules, n)
     check_same_seed_same_hashes(rules)
+    check_bot_seats(rules, player_counts(rules)[-1])

@@ -1,8 +1,8 @@
 """Computer players for empty seats (issue 35): one search player for every game,
-built on the contract alone.
+built on the contract alone (``determinize``, ``random_orders``, ``validate``,
+``resolve``, ``standings``; see ``search``).
 
-``decide`` is the one entry the service calls; until the search lands it plays a
-random legal move (placeholder, replaced by the search player)."""
+``decide`` is the one entry the service calls."""
 from __future__ import annotations
 
 from typing import Any
@@ -10,10 +10,24 @@ from typing import Any
 from referee.game_api.contract import GameRules, Rng
 from referee.game_api.scripted import random_player
 
-STRENGTHS = ("default",)
+from .search import STRENGTHS, choose
+
+__all__ = ["STRENGTHS", "decide", "can_search"]
+
+
+def can_search(rules: GameRules) -> bool:
+    """Whether the game ships the hooks the search needs (else the bot plays at random)."""
+    return callable(getattr(rules, "determinize", None)) and callable(getattr(rules, "random_orders", None))
 
 
 def decide(rules: GameRules, state: Any, seat: str, *, seed: int, strength: str = "default") -> dict:
-    """The ``orders:`` mapping the bot in ``seat`` sends for the open turn, drawn from
-    ``seed`` (derived from the match seed by the caller)."""
-    return random_player(rules)(state, seat, Rng(seed))
+    """The ``orders:`` mapping the bot in ``seat`` sends for the open turn, decided from what
+    ``seat`` may see and ``seed`` alone (derived from the match seed by the caller)."""
+    if strength not in STRENGTHS:
+        raise ValueError(f"unknown bot strength {strength!r}; known: {', '.join(STRENGTHS)}")
+    if seat not in rules.awaiting(state):
+        raise ValueError(f"{seat!r} owes no orders now")
+    rng = Rng(seed)
+    if not can_search(rules):   # a game without determinize: no search, its random legal orders
+        return random_player(rules)(state, seat, rng)
+    return choose(rules, state, seat, rng, STRENGTHS[strength])

@@ -292,6 +292,36 @@ class GameRules(Protocol):
     #     order of decks, secret agendas, other seats' pending plans) drawn anew from
     #     ``rng``.  The result depends only on that view and ``rng`` (issue 35: a bot
     #     never reads what its seat may not see; it searches over such states).
+    # estimate(view) -> {player: number}
+    #     Each player's score were the game to end now, read from the public view: how a
+    #     bot judges where its look-ahead stops (issue 35).  Needed where the standings
+    #     leave out what counts only at the end (Nations' tiles); without it the bots read
+    #     the first label of ``standings``.
+
+
+def redeal(slots: Sequence[Any], cards: Sequence[str], rng: Rng,
+           key: Callable[[str], Any] = lambda card: None) -> list[str]:
+    """Unseen ``cards`` dealt back into ``slots`` at random, for a game's ``determinize``:
+    a slot names the ``key`` its card must have (a card back, a kind) or None for any.
+    The result depends only on the slots, the set of cards and ``rng``: the cards are
+    sorted first, so where the hidden cards lay before leaves no trace.  Linear in the cards."""
+    groups: dict[Any, list[str]] = {}
+    for card in sorted(cards):
+        groups.setdefault(key(card), []).append(card)
+    for group in groups.values():
+        rng.shuffle(group)
+    out: list[str | None] = [None] * len(slots)
+    for i, want in enumerate(slots):
+        if want is not None and groups.get(want):
+            out[i] = groups[want].pop()
+    rest = sorted(c for group in groups.values() for c in group)
+    rng.shuffle(rest)
+    dealt: list[str] = []
+    for placed in out:
+        if placed is None and not rest:
+            raise ValueError("redeal: more slots than cards")
+        dealt.append(rest.pop() if placed is None else placed)
+    return dealt
 
 
 def views_of(rules: GameRules, state: Any, viewers: Sequence[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:

@@ -22,6 +22,12 @@ def test_same_seed_same_hashes(game):
     conformance.check_same_seed_same_hashes(registry.get(game))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bot_in_every_seat_plays_a_few_turns(game):
+    rules = registry.get(game)
+    assert conformance.check_bot_seats(rules, conformance.player_counts(rules)[-1]) >= 2
+
+
 def test_every_declared_game_loads():
     assert GAMES, "no game is registered"
     for name in GAMES:

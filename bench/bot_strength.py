@@ -1,0 +1,91 @@
+"""Benchmark (issue 35): how strong and how fast the search bot is, through ``referee arena``'s
+engine: per game and player count, the bot in one seat (rotating) against random legal
+players, its win rate with a 95% Wilson interval against the target (two players: >= 75%;
+n players: >= 2/n, twice a fair share), the game length and the CPU seconds per decision
+(one core; target <= 2 s at the default strength).
+
+The matches run in parts of ``--part`` matches, taken in turn from every configuration, so
+a run stopped early still has figures for all (the running totals are printed after each
+part).  ``--jobs 2`` plays two parts at once.
+Run:  python bench/bot_strength.py [--games 200] [--strength default] [--jobs 1] [--smoke]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+
+from referee.app.arena import ArenaResult, merge, run_arena, wilson
+from referee.game_api import registry
+
+CONFIGS = [("founding_fathers", 3), ("founding_fathers", 5), ("nations_dice", 2), ("nations_dice", 4),
+           ("revolution_1848", 2), ("revolution_1848", 4), ("perricumer_ratsspiel", 2), ("perricumer_ratsspiel", 5)]
+
+
+def target(n: int) -> float:
+    return 0.75 if n == 2 else 2 / n
+
+
+def _lower(by: int) -> None:
+    """A worker's priority lowered by ``by`` (--nice: yield to the others on a shared machine)."""
+    if by:
+        os.nice(by)
+
+
+def _part(job: tuple[str, int, int, int, str, str]) -> ArenaResult:
+    game, n, first, count, seed, strength = job
+    return run_arena(registry.get(game), n, count, seed, strength, "random", first=first)
+
+
+def line(res: ArenaResult, strength: str) -> str:
+    bot = res.by_strategy[f"bot:{strength}"]
+    low, high = wilson(bot.wins, bot.games)
+    rate = bot.wins / bot.games
+    goal = target(res.players)
+    verdict = "met" if low >= goal else ("likely" if rate >= goal else "NOT met")
+    times = bot.times or [0.0]
+    return (f"{res.game:21} {res.players}p {bot.games:4} games  bot wins {rate:6.1%} [{low:5.1%}, {high:5.1%}]  "
+            f"target {goal:4.0%} {verdict:7}  {statistics.mean(res.lengths):6.1f} turns  "
+            f"{statistics.mean(times):.3f} s mean {max(times):.3f} s max per decision (CPU)"
+            + (f"  REFUSED {res.refused}" if res.refused else ""))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--part", type=int, default=20)
+    ap.add_argument("--strength", default="default")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--only", default="", help="game:n,game:n ... (default: every configuration)")
+    ap.add_argument("--seed", default="bench-bots")
+    ap.add_argument("--nice", type=int, default=0, help="lower the workers' priority by N")
+    ap.add_argument("--smoke", action="store_true", help="a tiny run: one fast-bot match of two games; fails if broken")
+    args = ap.parse_args()
+    configs = [(g, int(n)) for g, n in (x.split(":") for x in args.only.split(",") if x)] or CONFIGS
+    if args.smoke:
+        args.games, args.part, args.strength, args.jobs = 1, 1, "fast", 1
+        configs = [("revolution_1848", 2), ("founding_fathers", 3)]
+    jobs = [(g, n, first, min(args.part, args.games - first), args.seed, args.strength)
+            for first in range(0, args.games, args.part) for g, n in configs]
+    print(f"bot strength {args.strength}, {args.games} matches per configuration, parts of {args.part}, "
+          f"{args.jobs} jobs; load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
+    start = time.time()
+    totals: dict[tuple[str, int], ArenaResult] = {}
+    with Pool(args.jobs, initializer=_lower, initargs=(max(0, min(19, args.nice)),)) as pool:
+        for job, part in zip(jobs, pool.imap(_part, jobs)):
+            key = job[:2]
+            totals[key] = merge(totals[key], part) if key in totals else part
+            print(f"[{time.time() - start:6.0f} s, load {os.getloadavg()[0]:.2f}] " + line(totals[key], args.strength),
+                  flush=True)
+    print(f"--- totals after {time.time() - start:.0f} s wall; load average at end {os.getloadavg()[0]:.2f}")
+    for key in configs:
+        print(line(totals[key], args.strength))
+    broken = any(res.refused or not res.lengths for res in totals.values())
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""``referee arena GAME``: bots against random legal players (or against bots) in
+process, and the figures per seat and strategy, in English or German: a GM's way to try
+an edition, a variant or the bot itself (issue 35)."""
+from __future__ import annotations
+
+import statistics
+
+import click
+
+from referee.app.arena import RANDOM, ArenaResult, run_arena, wilson
+from referee.app.cli_errors import Usage
+from referee.bots import STRENGTHS
+from referee.game_api import registry
+
+MAX_GAMES = 100_000
+MAX_SEED = 200
+
+# every line a GM reads, in both languages (key -> {lang: text}; a pair is (what, what to do))
+WORDS = {
+    "unknown_game": {
+        "en": ("unknown game {game!r}", "installed: {names} (`referee games`)"),
+        "de": ("unbekanntes Spiel {game!r}", "installiert: {names} (`referee games`)"),
+    },
+    "games": {
+        "en": ("--games must be between 1 and {max}, not {n}", "give the number of matches to play"),
+        "de": ("--games muss zwischen 1 und {max} liegen, nicht {n}", "gib die Zahl der Partien an"),
+    },
+    "players": {
+        "en": ("{game} is played by {lo} to {hi} players, not {n}", "give --players between {lo} and {hi}"),
+        "de": ("{game} ist für {lo} bis {hi} Spieler, nicht {n}", "gib --players zwischen {lo} und {hi} an"),
+    },
+    "seed": {
+        "en": ("--seed is too long ({n} characters, at most {max})", "give a shorter seed"),
+        "de": ("--seed ist zu lang ({n} Zeichen, höchstens {max})", "gib einen kürzeren Seed an"),
+    },
+    "options_file": {
+        "en": ("{file} cannot be used: {why}", "give a match file (YAML) whose options: (and edition:) to play with"),
+        "de": ("{file} ist nicht verwendbar: {why}", "gib eine Partiedatei (YAML) an, deren options: (und edition:) gespielt werden sollen"),
+    },
+    "no_options": {
+        "en": "it holds no options: mapping",
+        "de": "sie enthält keine Zuordnung options:",
+    },
+    "options_bad": {
+        "en": ("the options do not suit {game}: {why}", "correct the options in the file"),
+        "de": ("die Optionen passen nicht zu {game}: {why}", "berichtige die Optionen in der Datei"),
+    },
+    "head": {
+        "en": "{title}: {games} matches, {players} players, bot strength {strength} against {against}, seed {seed!r}",
+        "de": "{title}: {games} Partien, {players} Spieler, Bot-Stärke {strength} gegen {against}, Seed {seed!r}",
+    },
+    "cols": {
+        "en": "seat  strategy          games   wins  win rate  95% interval",
+        "de": "Platz Strategie         Partien Siege Siegquote 95%-Intervall",
+    },
+    "all": {
+        "en": "all",
+        "de": "alle",
+    },
+    "length": {
+        "en": "game length: mean {mean:.1f} turns (min {lo}, max {hi}){stopped}",
+        "de": "Spieldauer: im Mittel {mean:.1f} Züge (mindestens {lo}, höchstens {hi}){stopped}",
+    },
+    "stopped": {
+        "en": "; {n} stopped after the turn limit, won by nobody",
+        "de": "; {n} beim Zuglimit abgebrochen, ohne Sieger",
+    },
+    "timing": {
+        "en": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision (CPU time, one core)",
+        "de": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung (CPU-Zeit, ein Kern)",
+    },
+    "refused": {
+        "en": "the game refused {n} bot orders (replaced by its default orders): a fault of the bot",
+        "de": "das Spiel wies {n} Befehle des Bots zurück (durch seine Standardbefehle ersetzt): ein Fehler des Bots",
+    },
+    "fair": {
+        "en": "a fair share would be {share:.0%} for each seat",
+        "de": "ein gerechter Anteil wäre {share:.0%} je Platz",
+    },
+    "random": {
+        "en": "random legal players",
+        "de": "zufällige legale Spieler",
+    },
+}
+LANGS = ("en", "de")
+
+
+def texts(lang: str) -> dict:
+    return {key: words[lang] for key, words in WORDS.items()}
+
+
+
+def _strategy(name: str, lang: str) -> str:
+    return name if name != RANDOM else ("zufall" if lang == "de" else "random")
+
+
+def _row(seat: str, strategy: str, games: int, wins: float) -> str:
+    low, high = wilson(wins, games)
+    return (f"{seat:5} {strategy:17} {games:6} {wins:6.0f}  {wins / games:7.1%}   "
+            f"{low:.1%} – {high:.1%}")
+
+
+def report(res: ArenaResult, lang: str, head: str) -> list[str]:
+    t = texts(lang)
+    lines = [head, t["cols"]]
+    for (seat, how), tally in sorted(res.by_seat.items()):
+        lines.append(_row(str(seat), _strategy(how, lang), tally.games, tally.wins))
+    for how in res.strategies:
+        tally = res.by_strategy[how]
+        lines.append(_row(t["all"], _strategy(how, lang), tally.games, tally.wins))
+    lines.append(t["fair"].format(share=1 / res.players))
+    stopped = t["stopped"].format(n=res.unfinished) if res.unfinished else ""
+    lines.append(t["length"].format(mean=statistics.mean(res.lengths), lo=min(res.lengths),
+                                    hi=max(res.lengths), stopped=stopped))
+    for how in res.strategies:
+        times = res.by_strategy[how].times
+        if times:
+            lines.append(t["timing"].format(strategy=how, n=len(times), mean=statistics.mean(times), max=max(times)))
+    if res.refused:
+        lines.append(t["refused"].format(n=res.refused))
+    return lines
+
+
+def output_lang(rules, lang: str | None) -> str:
+    """The asked language, else the game's first (as `referee rules`), else English."""
+    return lang or (rules.languages[0] if rules.languages[0] in LANGS else "en")
+
+
+def read_options(path: str | None, t: dict) -> dict:
+    """``options:`` of a match file (its edition file read in, as `referee new` does), capped
+    and loaded with the referee's YAML limits; {} without a file."""
+    if path is None:
+        return {}
+    from pathlib import Path
+
+    from referee.authority.matches.edition_file import MAX_EDITION_BYTES, inline_edition
+    from referee.authority.matches.match_file import MatchError
+    from referee.intake.safe_yaml import YamlRefused, load_checked
+
+    what, todo = t["options_file"]
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_EDITION_BYTES + 1).decode("utf-8")
+        data = inline_edition(text, Path(path).resolve().parent)
+        if isinstance(data, str):
+            data = load_checked(data, max_bytes=MAX_EDITION_BYTES).data
+    except (OSError, UnicodeDecodeError) as e:
+        raise Usage(what.format(file=path, why=e.__class__.__name__), todo) from None
+    except YamlRefused as e:
+        raise Usage(what.format(file=path, why=e.code + (f" (line {e.line + 1})" if e.line is not None else "")),
+                    todo) from None
+    except MatchError as e:
+        raise Usage(what.format(file=path, why="; ".join(map(str, e.problems))[:300]), todo) from None
+    options = data.get("options") if isinstance(data, dict) else None
+    if not isinstance(options, dict):
+        raise Usage(what.format(file=path, why=t["no_options"]), todo)
+    return options
+
+
+def check_args(game: str, players: int | None, games: int, seed: str, lang: str | None):
+    """The rules and the player count, or a Usage error in the asked language."""
+    names = registry.names()
+    t = texts(lang or "en")
+    if game not in names:   # no game yet to take the language from: English unless asked
+        what, todo = t["unknown_game"]
+        raise Usage(what.format(game=game), todo.format(names=", ".join(names)))
+    rules = registry.get(game)
+    t = texts(output_lang(rules, lang))
+    if not 1 <= games <= MAX_GAMES:
+        what, todo = t["games"]
+        raise Usage(what.format(max=MAX_GAMES, n=games), todo)
+    if len(seed) > MAX_SEED:
+        what, todo = t["seed"]
+        raise Usage(what.format(n=len(seed), max=MAX_SEED), todo)
+    lo, hi = rules.min_players, rules.max_players
+    n = players if players is not None else max(lo, min(2, hi))
+    if not lo <= n <= hi:
+        what, todo = t["players"]
+        raise Usage(what.format(game=rules.title, lo=lo, hi=hi, n=n), todo.format(lo=lo, hi=hi))
+    return rules, n
+
+
+def check_options(rules, n: int, options: dict, lang: str) -> None:
+    from referee.app.arena import seat_names
+    from referee.game_api.contract import phrase
+
+    errors = [p for p in rules.check_options(seat_names(n), options) if p.is_error]
+    if errors:
+        what, todo = texts(lang)["options_bad"]
+        raise Usage(what.format(game=rules.title, why="; ".join(phrase(rules, p, lang) for p in errors[:3])), todo)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="players per match (default: 2, or the game's least)")
+@click.option("--games", type=int, default=20, show_default=True, help="matches to play")
+@click.option("--seed", default="arena", show_default=True, help="the same seed plays the same matches")
+@click.option("--strength", type=click.Choice(list(STRENGTHS)), default="default", show_default=True,
+              help="the bot's strength (its budget of play-outs)")
+@click.option("--against", type=click.Choice([RANDOM, *STRENGTHS]), default=RANDOM, show_default=True,
+              help="the other seats: random legal players, or bots of this strength")
+@click.option("--options", "options_file", metavar="FILE", default=None,
+              help="a match file whose options: (a variant, an edition: file) the matches are played with")
+@click.option("--lang", type=click.Choice(list(LANGS)), default=None,
+              help="language of the output (default: the game's first language)")
+def arena(game, players, games, seed, strength, against, options_file, lang):
+    """Play bots against random legal players (or bots) in GAME and print win rates."""
+    rules, n = check_args(game, players, games, seed, lang)
+    lang = output_lang(rules, lang)
+    t = texts(lang)
+    options = read_options(options_file, t)
+    check_options(rules, n, options, lang)
+    res = run_arena(rules, n, games, seed, strength, against, options=options)
+    who = t["random"] if against == RANDOM else f"bot:{against}"
+    head = t["head"].format(title=rules.title, games=games, players=n, strength=strength, against=who, seed=seed)
+    click.echo("\n".join(report(res, lang, head)))

@@ -1,0 +1,107 @@
+"""Issue 35: ``referee arena GAME`` plays bots against random legal players in process and
+prints, per seat and strategy, the win rate with a 95% Wilson interval, the game length and
+the time per decision, in English or German; hostile arguments get a clear usage error."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.app.arena import lineup, play_match, wilson
+from referee.app.cli import main
+from referee.game_api import registry
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    code = main(["arena", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_arena_prints_win_rates_per_seat_and_strategy(capsys):
+    code, out, _ = run(capsys, "revolution_1848", "--games", "2", "--strength", "fast", "--seed", "t", "--lang", "en")
+    assert code == 0
+    assert "1848: 2 matches, 2 players, bot strength fast against random legal players" in out
+    rows = re.findall(r"^(\S+)\s+(bot:fast|random)\s+(\d+)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)% – ([\d.]+)%$", out, re.M)
+    seats = {(r[0], r[1]) for r in rows}
+    assert {("1", "bot:fast"), ("2", "bot:fast"), ("1", "random"), ("2", "random"), ("all", "bot:fast")} <= seats
+    total = next(r for r in rows if r[:2] == ("all", "bot:fast"))
+    assert total[2] == "2" and float(total[5]) <= float(total[4]) <= float(total[6])
+    assert re.search(r"game length: mean [\d.]+ turns", out)
+    assert re.search(r"bot:fast: \d+ decisions, [\d.]+ s mean, [\d.]+ s max per decision", out)
+
+
+def test_arena_speaks_german(capsys):
+    code, out, _ = run(capsys, "revolution_1848", "--games", "1", "--strength", "fast", "--lang", "de")
+    assert code == 0
+    assert "Partien, 2 Spieler, Bot-Stärke fast gegen zufällige legale Spieler" in out
+    assert "Spieldauer: im Mittel" in out and "zufall" in out
+
+
+def test_arena_same_seed_same_figures(capsys):
+    args = ("founding_fathers", "--players", "3", "--games", "1", "--strength", "fast", "--seed", "s")
+    first = run(capsys, *args)[1]
+    second = run(capsys, *args)[1]
+    cut = lambda text: [line for line in text.splitlines() if " s mean" not in line]  # noqa: E731
+    assert cut(first) == cut(second)
+
+
+@pytest.mark.parametrize("args,lang,words", [
+    (["nosuchgame"], "en", "unknown game 'nosuchgame'"),
+    (["nosuchgame", "--lang", "de"], "de", "unbekanntes Spiel 'nosuchgame'"),
+    (["founding_fathers", "--games", "-3"], "en", "--games must be between 1 and 100000, not -3"),
+    (["founding_fathers", "--games", "0", "--lang", "de"], "de", "--games muss zwischen 1 und 100000 liegen, nicht 0"),
+    (["founding_fathers", "--players", "9"], "en", "Founding Fathers is played by 3 to 5 players, not 9"),
+    (["founding_fathers", "--players", "1", "--lang", "de"], "de", "Founding Fathers ist für 3 bis 5 Spieler, nicht 1"),
+    (["founding_fathers", "--seed", "x" * 201], "en", "--seed is too long (201 characters, at most 200)"),
+    (["founding_fathers", "--strength", "godlike"], "en", "Invalid value for '--strength'"),
+    (["founding_fathers", "--games", "many"], "en", "Invalid value for '--games'"),
+])
+def test_arena_refuses_hostile_arguments(capsys, args, lang, words):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert words in err and not out
+
+
+def test_wilson_interval():
+    low, high = wilson(150, 200)
+    assert round(low, 3) == 0.686 and round(high, 3) == 0.805
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_bot_seat_rotates_and_every_bot_order_is_accepted():
+    assert [lineup(3, i, "fast", "random").index("bot:fast") for i in range(4)] == [0, 1, 2, 0]
+    assert lineup(2, 0, "default", "fast") == ["bot:default", "bot:fast"]
+    rules = registry.get("nations_dice")
+    outcome, turns, times, refused = play_match(rules, ["bot:fast", "random"], "rotate")
+    assert outcome is not None and turns > 0 and refused == 0
+    assert times["seat1"] and not times["seat2"]
+
+
+def test_arena_plays_the_options_of_a_match_file(capsys, tmp_path):
+    match = tmp_path / "match.yaml"
+    match.write_text("id: try\ngame: nations_dice\noptions:\n  variant: accelerated\n", encoding="utf-8")
+    code, out, err = run(capsys, "nations_dice", "--games", "1", "--strength", "fast", "--options", str(match))
+    assert code == 0, err
+    assert "bot:fast" in out
+
+
+@pytest.mark.parametrize("content,lang,words", [
+    ("options:\n  variant: backwards\n", "en", "the options do not suit Nations: The Dice Game"),
+    ("options:\n  variant: backwards\n", "de", "die Optionen passen nicht zu Nations: The Dice Game"),
+    ("options: [1, 2\n", "en", "cannot be used: yaml"),
+    ("just words\n", "de", "ist nicht verwendbar: sie enthält keine Zuordnung options:"),
+    ("options:\n  x: " + "y" * 600_000 + "\n", "en", "cannot be used: document.too_large"),
+    (b"\xff\xfe", "en", "cannot be used: UnicodeDecodeError"),
+])
+def test_arena_refuses_a_hostile_options_file(capsys, tmp_path, content, lang, words):
+    match = tmp_path / "match.yaml"
+    match.write_bytes(content if isinstance(content, bytes) else content.encode())
+    code, out, err = run(capsys, "nations_dice", "--games", "1", "--options", str(match), "--lang", lang)
+    assert code == 2 and words in err and not out, err
+
+
+def test_arena_refuses_a_missing_options_file(capsys, tmp_path):
+    code, _, err = run(capsys, "nations_dice", "--options", str(tmp_path / "nope.yaml"))
+    assert code == 2 and "cannot be used: FileNotFoundError" in err
