@@ -133,6 +133,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
         due = due_of(ref)
+        built_rows = last_row(ref)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
         pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
@@ -177,9 +178,10 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
         drawn_later = 0
-        queued = len(ref.store.outbox())
+        queued = len(ref.store.outbox(status="queued"))
         # what a GM waits for: every report accepted by the outbox's sink (a Maildir), right after
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
+        if send:
+            ref.send_pending(MaildirSink(root / "out"), limit=queued + 10)
         wait_s, wait_cpu = time.perf_counter() - t, time.process_time() - c
         wait_workers_cpu = cpu_of(pids) - workers_before + cpu_of(drawers) - drawers_before
         send_s, send_cpu = wait_s - ready_s, wait_cpu - ready_cpu
@@ -203,9 +205,12 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         db_after = db_size(root)
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
-        outbox_rows = ref.store._db.execute("SELECT COUNT(*), COUNT(DISTINCT dedupe) FROM outbox").fetchone()
+        rows = [e for e in ref.store.outbox() if e["id"] > built_rows]   # the close's (the build's: marked sent)
+        outbox_rows = (len(rows), len({e["dedupe"] for e in rows}))
+        observed = sum(1 for e in rows if "obs:" in e["dedupe"])
+        sent = sum(1 for e in rows if e["status"] == "sent")
         return {"n": n, "workers": workers, "due": due, "closed": len(report.closed), "failed": len(report.failed),
-                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
+                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "observer_rows": observed,
                 "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
@@ -218,6 +223,11 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "db_bytes": db_after, "db_per_match_turn": db_after / max(resolved, 1),
                 "db_close_per_match": (db_after - db_before) / n,
                 "archive_close_per_match": (arch_after - arch_before) / n}
+
+
+def last_row(ref: Referee) -> int:
+    """The outbox's last row before the tick: what the build queued (and marked sent) ends there."""
+    return max((e["id"] for e in ref.store.outbox()), default=0)
 
 
 def due_of(ref: Referee) -> int:
@@ -252,6 +262,7 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
         gc_policy.settle()
         games_before = games_own_work(inputs)
         open_turns = {m["id"]: ref.store.current_turn(m["id"])["number"] for m in ref.store.matches("running")}
+        built_rows = last_row(ref)
         ref.store.close()
         load = os.getloadavg()
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -266,8 +277,8 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
         games_s = (games_before + games_own_work(inputs)) / 2
         ref, _, _ = opened(root)
         closed = sum(1 for m, number in open_turns.items() if ref.store.turn(m, number)["status"] == "resolved")
-        queued = len(ref.store.outbox())
-        sent = len([e for e in ref.store.outbox() if e["status"] == "sent"])
+        rows = [e for e in ref.store.outbox() if e["id"] > built_rows]
+        queued, sent = len(rows), sum(1 for e in rows if e["status"] == "sent")
         ref.store.close()
         return {"n": n, "workers": "cron", "due": len(open_turns), "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
                 "wait_cpu": wait_cpu, "games_s": games_s, "load": load, "said": done.stdout.strip()[-200:]}
@@ -334,7 +345,7 @@ def show(r: dict, base: dict) -> None:
               f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
               f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
     print(f"  closed {r['closed']} of {r['due']} due (the other matches ended in the build's turns), failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
-          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys; sent {r['sent']} into a Maildir in "
+          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys ({r['observer_rows']} to observers); sent {r['sent']} into a Maildir in "
           f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
           f"{r['rss_before_mb']:.0f}; a close worker's {r.get('workers_peak_rss_mb', 0):.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
@@ -391,9 +402,10 @@ def main() -> None:
                 r = runs[(len(runs) - 1) // 2]
                 first.setdefault(n, r)
                 show(r, first[n])
-                if r["closed"] != r["due"] or r["failed"] or (not a.skip_send and r["sent"] < r["queued"]):
+                if r["closed"] != r["due"] or r["failed"] or not r["observer_rows"] or \
+                        (not a.skip_send and r["sent"] < r["outbox_rows"]):
                     raise SystemExit(f"broken: {r['closed']}/{r['due']} due closed, {r['failed']} failed, "
-                                     f"{r['sent']}/{r['queued']} sent")
+                                     f"{r['sent']}/{r['outbox_rows']} sent, {r['observer_rows']} to observers")
                 if len(runs) > 1:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
