@@ -117,7 +117,7 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
-        chunk: int = 0, keep_in: str | None = None) -> dict:
+        chunk: int = 0, keep_in: str | None = None, parent_sends: bool = False) -> dict:
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
     # on a machine shared with others' work a niced close only gets what they leave), every picture kept
     # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
@@ -136,7 +136,9 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         built_rows = last_row(ref)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
-        pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
+        sink = MaildirSink(root / "out")
+        pool = ClosePool(Recipe.of(ref), workers, nice=0, sink=None if parent_sends or not send else sink) \
+            if workers else None
         if pool is not None:
             pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
         else:
@@ -172,7 +174,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         tick_drawers_cpu = cpu_of(drawers) - drawers_before
         pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick
         if pool is not None:
-            pool.pictures_made()   # the close workers' PNGs, made after the pass's closes
+            pool.pictures_made()   # the close workers' PNGs, made after the pass's closes, and their sending
         ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
         workers_rss = peak_rss_of(pids)
@@ -180,8 +182,8 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         drawn_later = 0
         queued = len(ref.store.outbox(status="queued"))
         # what a GM waits for: every report accepted by the outbox's sink (a Maildir), right after
-        if send:
-            ref.send_pending(MaildirSink(root / "out"), limit=queued + 10)
+        if send:   # what the close workers did not send (with them sending: nothing, unless one failed)
+            ref.send_pending(sink, limit=queued + 10)
         wait_s, wait_cpu = time.perf_counter() - t, time.process_time() - c
         wait_workers_cpu = cpu_of(pids) - workers_before + cpu_of(drawers) - drawers_before
         send_s, send_cpu = wait_s - ready_s, wait_cpu - ready_cpu
@@ -210,7 +212,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         observed = sum(1 for e in rows if "obs:" in e["dedupe"])
         sent = sum(1 for e in rows if e["status"] == "sent")
         return {"n": n, "workers": workers, "due": due, "closed": len(report.closed), "failed": len(report.failed),
-                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "observer_rows": observed,
+                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "workers_sent": pool.sent if pool is not None else 0, "observer_rows": observed,
                 "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
@@ -345,7 +347,7 @@ def show(r: dict, base: dict) -> None:
               f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
               f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
     print(f"  closed {r['closed']} of {r['due']} due (the other matches ended in the build's turns), failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
-          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys ({r['observer_rows']} to observers); sent {r['sent']} into a Maildir in "
+          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys ({r['observer_rows']} to observers); sent {r['sent']} into a Maildir ({r.get('workers_sent', 0)} by the close workers) in "
           f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
           f"{r['rss_before_mb']:.0f}; a close worker's {r.get('workers_peak_rss_mb', 0):.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
@@ -368,6 +370,8 @@ def main() -> None:
     p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
     p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
     p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
+    p.add_argument("--parent-sends", action="store_true", help="the close workers do not send: this process "
+                   "sends every report after their closes and PNGs (as before they sent)")
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -384,7 +388,8 @@ def main() -> None:
         print(json.dumps(one_cron(a.one, Path(a.folder), a.work)))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work,
+                             a.parent_sends)))
         return
     first: dict[int, dict] = {}
     # every copy and build is kept until the last variant has run: nothing is removed before a tick
@@ -395,7 +400,7 @@ def main() -> None:
             for w in a.workers:
                 cmd = ["--one", str(n), "--folder", folder, "--work", work, "--workers", str(w), "--nice",
                        str(a.nice), "--chunk", str(a.chunk)] + \
-                    (["--skip-send"] if a.skip_send else [])
+                    (["--skip-send"] if a.skip_send else []) + (["--parent-sends"] if a.parent_sends else [])
                 if a.profile:
                     cmd += ["--profile", f"{a.profile}.{n}.{w}"]
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=wall_ratio)

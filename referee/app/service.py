@@ -12,8 +12,9 @@ own to the store (a second ``Referee``: all shared state is in the store),
 decides what is due and reminds; the closes themselves run in ``close_workers``
 worker processes (``referee/turns/workers.py``; default one per core), which claim the due turns in the store, so they
 neither hold this process's interpreter lock nor its core; once a pass's closes
-are done the workers make its board pictures' PNGs (``close_pictures``), and a
-report sent before its PNG is made renders it here.  ``close_workers=0``:
+are done the workers make its board pictures' PNGs (``close_pictures``) and send their closes'
+mail where the sink can be handed to them (a Maildir, SMTP), and a report this loop sends before
+its PNG is made renders it here.  ``close_workers=0``:
 the thread closes the turns itself.  A close is one transaction either way; a
 mail being handled goes first between two closes (``_mail_first``, shared with
 the workers).
@@ -230,7 +231,8 @@ class Service:
         recipe = Recipe.of(closer)
         if recipe is None:
             return None
-        return ClosePool(recipe, self.close_workers, mail_first=self._mail_first)
+        # the workers send their closes' mail on their own cores too (where the sink can be handed to them)
+        return ClosePool(recipe, self.close_workers, mail_first=self._mail_first, sink=self.sink)
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""
