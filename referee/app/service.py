@@ -26,6 +26,7 @@ import multiprocessing
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from referee.mail.errors import MailError
 from referee.mail.inbound import MAX_BYTES, parse_inbound
@@ -35,6 +36,22 @@ log = logging.getLogger("referee")
 WAIT_SLICE = 5.0  # seconds: how soon a stop request is noticed while idling
 WORK_SLICE = 1.0  # seconds of closing, then of sending, before the mailbox is read again
 SEND_SLICE = 0.25  # seconds of sending between mailbox reads while turns close apart
+
+
+CRON_POOL_FROM = 16   # turns past their deadline from which ``referee tick`` starts close workers
+
+
+def past_deadline(referee, enough: int) -> int:
+    """Open turns of running matches whose deadline has passed, counted up to ``enough``."""
+    now, count = referee.now(), 0
+    for match in referee.store.matches("running"):
+        turn = referee.store.current_turn(match["id"])
+        if turn is not None and turn["status"] == "open" and turn["deadline"] \
+                and datetime.fromisoformat(turn["deadline"]) <= now:
+            count += 1
+            if count >= enough:
+                break
+    return count
 
 
 @dataclass
@@ -107,16 +124,43 @@ class Service:
                 for ref in refs:
                     self.source.done(ref, outcome)
 
-    def tick(self, budget: float | None = None) -> CycleReport:
+    def tick(self, budget: float | None = None, workers: bool = False) -> CycleReport:
         """Close what is due and send; ``budget``: seconds of each at most (a league
         whose deadlines fall together closes over several cycles, and the mail read
-        between them is answered meanwhile)."""
+        between them is answered meanwhile).  ``workers`` (``referee tick``, the cron path):
+        with ``CRON_POOL_FROM`` turns or more past their deadline, close them in close workers
+        that send their closes' mail too (every core; their start-up, a second or two, pays)."""
         report = CycleReport()
-        ticked = self.referee.tick(budget)
+        ticked = self._tick_in_workers() if workers and budget is None else None
+        if ticked is None:
+            ticked = self.referee.tick(budget)
         report.closed = ticked.closed
         report.sent, more = self._flush(budget)
         report.more = more or ticked.more
         return report
+
+    def _tick_in_workers(self):
+        """A whole pass closed by a pool of close workers started for it (None: too few due, or
+        ``close_workers: 0``, or a store a second connection cannot see: the pass runs in process)."""
+        from referee.app.referee import Recipe
+        from referee.turns.workers import ClosePool
+        if self.close_workers == 0 or past_deadline(self.referee, CRON_POOL_FROM) < CRON_POOL_FROM:
+            return None
+        recipe = Recipe.of(self.referee)
+        if recipe is None:
+            return None
+        pool = ClosePool(recipe, self.close_workers, sink=self.sink)
+        try:
+            ticked = self.referee.tick(pool=pool)
+            while ticked.more:   # a worker died: the rest at once (each turn closes once)
+                more = self.referee.tick(pool=pool)
+                ticked.closed += more.closed
+                ticked.failed += more.failed
+                ticked.more = more.more
+            pool.pictures_made()   # and the workers' sending; what is left, the flush sends
+        finally:
+            pool.shutdown()
+        return ticked
 
     def flush(self, batch: int = 500) -> int:
         """Send everything the outbox has due now (it hands out ``batch`` at a time)."""

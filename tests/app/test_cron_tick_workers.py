@@ -1,0 +1,73 @@
+"""``referee tick`` (the cron path, ``Service.tick(workers=True)``) with many turns past their deadline
+closes them in close workers started for the pass, which send their closes' mail too (issue 38); with
+few it closes in its own process as before.  Real spawned workers, SQLite, Maildir in and out."""
+from __future__ import annotations
+
+from email import message_from_bytes
+
+import toygame
+from referee_kit import BOSS, REFEREE, SPEC, Clock, toy_registered  # noqa: F401  (the authority's fixtures)
+
+from referee.app import service as service_module
+from referee.app.referee import Referee
+from referee.app.service import Service, past_deadline
+from referee.authority.base import Settings
+from referee.mail.senderauth import Trust
+from referee.mail.sink import MaildirSink
+from referee.mail.source import MaildirSource
+from referee.render.renderer import Renderer
+from referee.store import open_store
+
+MATCHES = 5
+
+
+def league(tmp_path, clock) -> Referee:
+    ref = Referee(open_store(str(tmp_path / "referee.sqlite")), tmp_path / "turns",
+                  Renderer(extra_dirs=[toygame.TEMPLATES]), clock,
+                  Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, trust=Trust(strangers="all")))
+    for i in range(MATCHES):
+        ref.create_match(dict(SPEC, players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]],
+                              id=f"toy{i}"), seed=f"cron-{i}")
+    return ref
+
+
+def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tmp_path, monkeypatch):
+    clock = Clock()
+    ref = league(tmp_path, clock)
+    box = tmp_path / "out"
+    service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(box), address=REFEREE, close_workers=2)
+    service.flush()   # the welcomes
+    welcomes = len(list((box / "new").iterdir()))
+    clock.advance(hours=49)
+    assert past_deadline(ref, 100) == MATCHES and past_deadline(ref, 2) == 2
+    monkeypatch.setattr(service_module, "CRON_POOL_FROM", 2)
+    try:
+        report = service.tick(workers=True)
+    finally:
+        ref.store.close()
+    ref = Referee(open_store(str(tmp_path / "referee.sqlite")), tmp_path / "turns",
+                  Renderer(extra_dirs=[toygame.TEMPLATES]), clock, Settings(address=REFEREE))
+    try:
+        reports = [r for r in ref.store.outbox() if r["dedupe"].startswith("report:")]
+        assert sorted(report.closed) == [(f"toy{i}", 1) for i in range(MATCHES)]
+        assert reports and all(r["status"] == "sent" for r in ref.store.outbox())
+        assert report.sent == 0   # every report went out from the workers, none was left to this process
+        ids = [message_from_bytes(f.read_bytes())["Message-ID"] for f in (box / "new").iterdir()]
+        assert len(ids) == len(set(ids)) == welcomes + len(reports)
+    finally:
+        ref.store.close()
+
+
+def test_cron_tick_with_few_turns_due_closes_in_its_own_process(tmp_path):
+    clock = Clock()
+    ref = league(tmp_path, clock)
+    service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(tmp_path / "out"), address=REFEREE)
+    service.flush()
+    clock.advance(hours=49)
+    try:
+        assert past_deadline(ref, service_module.CRON_POOL_FROM) == MATCHES < service_module.CRON_POOL_FROM
+        report = service.tick(workers=True)
+        reports = [r for r in ref.store.outbox() if r["dedupe"].startswith("report:")]
+        assert len(report.closed) == MATCHES and report.sent == len(reports) > 0   # this process sent them
+    finally:
+        ref.store.close()
