@@ -24,8 +24,10 @@ process of its own (so peak memory is that N's alone):
   (templates compiled, workers started) before the clock;
 * WAIT, what a GM waits for: from the deadline (the tick's start) to the last report
   accepted by the outbox's sink (a Maildir), pictures included: the tick, every PNG,
-  then ``send_pending`` of every queued mail, CPU of every process beside the wall;
-  ratios to the games' own work wall-to-wall and CPU-to-CPU;
+  every queued mail sent (by the close workers, each its own closes' after its PNGs, as
+  ``referee run`` does; ``--senders parent``: by this process after the closes and PNGs,
+  as before), CPU of every process beside the wall; ratios to the games' own work
+  wall-to-wall and CPU-to-CPU;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio issue 8 sets its target on (<= 2.5) is of
@@ -41,20 +43,25 @@ closes a copy of them, in a child process of its own.
 
 ``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
 (imports, store, templates: start-up included) to its end (every due turn closed, every PNG
-made, every queued mail accepted by the Maildir sink), CPU of it and its children; as shipped,
-``referee tick`` closes in its own process (``Service.tick`` starts no close workers), with
+made, every queued mail accepted by the Maildir sink), CPU of it and its children; with 16 or
+more turns due ``referee tick`` starts close workers for the pass, which close and send
+(``Service.tick(workers=True)``; their start-up is in the figure), with
 ``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
 
-What it leaves out (issue 38 asks for it; not done here): a league built by mail with
-observers (orders go straight into the store, as an accepted mail stores them; no observers,
-so no observer reports): WAIT is a lower bound of a league's with observers.  CPU is counted in every
+The league is built by mail (``bench/_league.py``): orders and the GM's observer commands
+through ``Referee.handle``, 1–3 observers a match (the third in the match's other language),
+so the close sends observer reports and draws a second picture where one reads the other
+language.  What it leaves out: the mail server (the sink is a Maildir: SMTP's round trips and
+the server's CPU are not in WAIT), the intake of the turn's orders (before the deadline),
+the backups' snapshot, fsync of the Maildir's files (the sink does not sync), and in the
+in-process variants the service's mail loop.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
 Every variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--smoke]
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--senders workers parent] [--repeat 3] [--profile FILE] [--smoke]
 """
 from __future__ import annotations
 
@@ -212,7 +219,7 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         observed = sum(1 for e in rows if "obs:" in e["dedupe"])
         sent = sum(1 for e in rows if e["status"] == "sent")
         return {"n": n, "workers": workers, "due": due, "closed": len(report.closed), "failed": len(report.failed),
-                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "workers_sent": pool.sent if pool is not None else 0, "observer_rows": observed,
+                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "parent_sends": parent_sends, "workers_sent": pool.sent if pool is not None else 0, "observer_rows": observed,
                 "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
@@ -288,7 +295,7 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
 
 def show_cron(r: dict) -> None:
     load = " ".join(f"{x:.2f}" for x in r["load"])
-    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, closes in process, pictures, sending); "
+    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, close workers from 16 due turns, closes, pictures, sending); "
           f"load average at the start {load}", flush=True)
     print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
           f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
@@ -321,7 +328,8 @@ def show(r: dict, base: dict) -> None:
     """One variant's figures, each with its ratio to the games' own work and to the first variant."""
     f, b, g = figures(r), figures(base), r["games_s"]
     load = " ".join(f"{x:.2f}" for x in r["load"])
-    how = "in this process (picture workers beside)" if not r["workers"] else f"{r['workers']} close workers"
+    how = "in this process (picture workers beside)" if not r["workers"] else \
+        f"{r['workers']} close workers, " + ("this process sends" if r.get("parent_sends") else "they send")
     print(f"N={r['n']:5d} workers={r['workers']} ({how}); load average at the tick {load}", flush=True)
     print(f"  TICK  (closed, rendered, queued, archived): {f['tick_s']:7.2f} s wall, {f['tick_cpu']:7.2f} s CPU all "
           f"processes (parent {r['tick_cpu']:.2f} + close workers {r['tick_workers_cpu']:.2f}; picture workers "
@@ -362,6 +370,9 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[default_workers()],
                    help="close worker processes per variant (0: the close in this process; default: one a "
                         "core, as the service)")
+    p.add_argument("--senders", nargs="+", choices=("workers", "parent"), default=["workers"],
+                   help="who sends the reports, a variant each: the close workers (as the service) or this process "
+                        "after their closes and PNGs (as before issue 38's sending workers)")
     p.add_argument("--repeat", type=int, default=3, help="runs of each variant, each on a fresh copy: the "
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
@@ -370,8 +381,7 @@ def main() -> None:
     p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
     p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
     p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
-    p.add_argument("--parent-sends", action="store_true", help="the close workers do not send: this process "
-                   "sends every report after their closes and PNGs (as before they sent)")
+    p.add_argument("--parent-sends", action="store_true", help=argparse.SUPPRESS)   # the child: --senders parent
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -379,7 +389,7 @@ def main() -> None:
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
     if a.smoke:
-        a.n, a.turns, a.repeat, a.workers, a.cron = [3], 1, 1, [1], True
+        a.n, a.turns, a.repeat, a.workers, a.cron, a.senders = [3], 1, 1, [1], True, ["workers", "parent"]
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
@@ -397,12 +407,12 @@ def main() -> None:
         for n in a.n:
             folder = tempfile.mkdtemp(prefix=f"built-{n}-", dir=work)
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
-            for w in a.workers:
+            for w, senders in [(w, x) for w in a.workers for x in a.senders]:
                 cmd = ["--one", str(n), "--folder", folder, "--work", work, "--workers", str(w), "--nice",
                        str(a.nice), "--chunk", str(a.chunk)] + \
-                    (["--skip-send"] if a.skip_send else []) + (["--parent-sends"] if a.parent_sends else [])
+                    (["--skip-send"] if a.skip_send else []) + (["--parent-sends"] if senders == "parent" else [])
                 if a.profile:
-                    cmd += ["--profile", f"{a.profile}.{n}.{w}"]
+                    cmd += ["--profile", f"{a.profile}.{n}.{w}.{senders}"]
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=wall_ratio)
                 r = runs[(len(runs) - 1) // 2]
                 first.setdefault(n, r)
