@@ -6,13 +6,12 @@ from __future__ import annotations
 from email import message_from_bytes
 
 import toygame
-from referee_kit import BOSS, REFEREE, SPEC, Clock, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee_kit import REFEREE, Clock, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
 from referee.app import service as service_module
 from referee.app.referee import Referee
 from referee.app.service import Service, past_deadline
 from referee.authority.base import Settings
-from referee.mail.senderauth import Trust
 from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.render.renderer import Renderer
@@ -22,13 +21,8 @@ MATCHES = 5
 
 
 def league(tmp_path, clock) -> Referee:
-    ref = Referee(open_store(str(tmp_path / "referee.sqlite")), tmp_path / "turns",
-                  Renderer(extra_dirs=[toygame.TEMPLATES]), clock,
-                  Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, trust=Trust(strangers="all")))
-    for i in range(MATCHES):
-        ref.create_match(dict(SPEC, players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]],
-                              id=f"toy{i}"), seed=f"cron-{i}")
-    return ref
+    """``MATCHES`` toy matches with an observer, every deadline passed (their welcomes queued)."""
+    return toy_league(tmp_path, clock, MATCHES, "cron", observers=True)
 
 
 def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tmp_path, monkeypatch):
@@ -38,7 +32,6 @@ def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tm
     service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(box), address=REFEREE, close_workers=2)
     service.flush()   # the welcomes
     welcomes = len(list((box / "new").iterdir()))
-    clock.advance(hours=49)
     assert past_deadline(ref, 100) == MATCHES and past_deadline(ref, 2) == 2
     monkeypatch.setattr(service_module, "CRON_POOL_FROM", 2)
     try:
@@ -63,7 +56,6 @@ def test_cron_tick_with_few_turns_due_closes_in_its_own_process(tmp_path):
     ref = league(tmp_path, clock)
     service = Service(ref, MaildirSource(tmp_path / "in"), MaildirSink(tmp_path / "out"), address=REFEREE)
     service.flush()
-    clock.advance(hours=49)
     try:
         assert past_deadline(ref, service_module.CRON_POOL_FROM) == MATCHES < service_module.CRON_POOL_FROM
         report = service.tick(workers=True)

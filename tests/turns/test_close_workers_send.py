@@ -11,16 +11,11 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
-import toygame
 from processes import kill_stopped_while
-from referee_kit import BOSS, REFEREE, SPEC, Clock, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee_kit import SPEC, Clock, toy_league, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.app.referee import Recipe, Referee
-from referee.authority.base import Settings
-from referee.mail.senderauth import Trust
+from referee.app.referee import Recipe
 from referee.mail.sink import MaildirSink
-from referee.render.renderer import Renderer
-from referee.store import open_store
 from referee.turns.workers import ClosePool, picklable
 
 MATCHES = 6
@@ -28,16 +23,11 @@ MATCHES = 6
 
 @pytest.fixture
 def league(tmp_path):
-    """``MATCHES`` toy matches on SQLite, every deadline passed, the welcomes sent; (referee, clock)."""
+    """``MATCHES`` toy matches with an observer on SQLite, every deadline passed, the welcomes sent;
+    (referee, clock)."""
     clock = Clock()
-    ref = Referee(open_store(str(tmp_path / "referee.sqlite")), tmp_path / "turns",
-                  Renderer(extra_dirs=[toygame.TEMPLATES]), clock,
-                  Settings(address=REFEREE, gm_keys={BOSS[0]: BOSS[1]}, trust=Trust(strangers="all")))
-    for i in range(MATCHES):
-        ref.create_match(dict(SPEC, players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]],
-                              id=f"toy{i}"), seed=f"send-{i}")
+    ref = toy_league(tmp_path, clock, MATCHES, "send", observers=True)
     ref.send_pending(MaildirSink(tmp_path / "welcomes"))
-    clock.advance(hours=49)
     yield ref, clock
     ref.store.close()
 
