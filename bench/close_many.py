@@ -425,6 +425,11 @@ def main() -> None:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
                           f"{', '.join(f'{cpu_ratio(x):.2f}' for x in runs)}", flush=True)
+                    if not a.skip_send:   # WAIT's own median: what a GM waits for, each run with its load
+                        waits = sorted(runs, key=lambda x: x["wait_s"])
+                        print("  WAIT of each run: " + "; ".join(
+                            f"{x['wait_s']:.1f} s wall, {x['wait_cpu']:.1f} s CPU (load {x['load'][0]:.1f})"
+                            for x in waits) + f" (median {waits[(len(waits) - 1) // 2]['wait_s']:.1f} s wall)", flush=True)
             if a.cron:
                 cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"]
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=lambda x: x["wait_s"])
