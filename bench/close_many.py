@@ -43,7 +43,7 @@ closes a copy of them, in a child process of its own.
 
 ``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
 (imports, store, templates: start-up included) to its end (every due turn closed, every PNG
-made, every queued mail accepted by the Maildir sink), CPU of it and its children; with 16 or
+made, every queued mail accepted by the Maildir sink), CPU of it and its children; with 48 or
 more turns due ``referee tick`` starts close workers for the pass, which close and send
 (``Service.tick(workers=True)``; their start-up is in the figure), with
 ``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
@@ -295,7 +295,7 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
 
 def show_cron(r: dict) -> None:
     load = " ".join(f"{x:.2f}" for x in r["load"])
-    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, close workers from 16 due turns, closes, pictures, sending); "
+    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, close workers from 48 due turns, closes, pictures, sending); "
           f"load average at the start {load}", flush=True)
     print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
           f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
