@@ -257,14 +257,14 @@ CRON_YAML = ("address: referee@league.test\nstore: referee.sqlite\narchive: turn
              "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: out\nbackups:\n  before_close: false\n")
 
 
-def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
+def one_cron(n: int, source: Path, keep_in: str | None = None, in_process: bool = False) -> dict:
     """The cron path: ``referee tick`` as a process of its own (start-up, imports, templates, the closes,
     every PNG, every mail accepted by the sink), timed from its start to its end; the same games' own work."""
     with run_folder(keep_in) as tmp:
         root = Path(tmp)
         shutil.copytree(source, root, dirs_exist_ok=True)
         os.sync()
-        (root / "referee.yaml").write_text(CRON_YAML)
+        (root / "referee.yaml").write_text(CRON_YAML + ("close_workers: 0\n" if in_process else ""))
         (root / "mail" / "in").mkdir(parents=True, exist_ok=True)
         ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
@@ -289,13 +289,14 @@ def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
         rows = [e for e in ref.store.outbox() if e["id"] > built_rows]
         queued, sent = len(rows), sum(1 for e in rows if e["status"] == "sent")
         ref.store.close()
-        return {"n": n, "workers": "cron", "due": len(open_turns), "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
+        return {"n": n, "workers": "cron", "in_process": in_process, "due": len(open_turns), "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
                 "wait_cpu": wait_cpu, "games_s": games_s, "load": load, "said": done.stdout.strip()[-200:]}
 
 
 def show_cron(r: dict) -> None:
     load = " ".join(f"{x:.2f}" for x in r["load"])
-    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, close workers from 48 due turns, closes, pictures, sending); "
+    how = "close_workers: 0, closes in process" if r.get("in_process") else "close workers from 48 due turns"
+    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, {how}, closes, pictures, sending); "
           f"load average at the start {load}", flush=True)
     print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
           f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
@@ -381,6 +382,8 @@ def main() -> None:
     p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
     p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
     p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
+    p.add_argument("--cron-in-process", action="store_true", help="with --cron: also `referee tick` with "
+                   "close_workers: 0 (closes in its own process, as before issue 38's cron pool)")
     p.add_argument("--parent-sends", action="store_true", help=argparse.SUPPRESS)   # the child: --senders parent
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
@@ -395,7 +398,7 @@ def main() -> None:
         print(json.dumps({}))
         return
     if a.one and a.cron:
-        print(json.dumps(one_cron(a.one, Path(a.folder), a.work)))
+        print(json.dumps(one_cron(a.one, Path(a.folder), a.work, a.cron_in_process)))
         return
     if a.one:
         print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work,
@@ -430,14 +433,16 @@ def main() -> None:
                         print("  WAIT of each run: " + "; ".join(
                             f"{x['wait_s']:.1f} s wall, {x['wait_cpu']:.1f} s CPU (load {x['load'][0]:.1f})"
                             for x in waits) + f" (median {waits[(len(waits) - 1) // 2]['wait_s']:.1f} s wall)", flush=True)
-            if a.cron:
-                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"]
+            for in_process in ([False, True] if a.cron_in_process else [False]) if a.cron else []:
+                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"] + \
+                    (["--cron-in-process"] if in_process else [])
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=lambda x: x["wait_s"])
                 r = runs[(len(runs) - 1) // 2]
                 show_cron(r)
                 if len(runs) > 1:
-                    waits = ", ".join(f"{x['wait_s']:.2f}" for x in runs)
-                    print(f"  {len(runs)} runs, WAIT: {waits} s", flush=True)
+                    waits = "; ".join(f"{x['wait_s']:.2f} s wall, {x['wait_cpu']:.1f} s CPU (load {x['load'][0]:.1f})"
+                                      for x in runs)
+                    print(f"  {len(runs)} runs, WAIT: {waits}", flush=True)
                 if r["closed"] != r["due"] or r["sent"] < r["queued"]:
                     raise SystemExit(f"broken (cron): {r['closed']}/{r['due']} due closed, {r['sent']}/{r['queued']} sent")
     if len(first) > 1:
