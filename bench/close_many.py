@@ -24,9 +24,9 @@ process of its own (so peak memory is that N's alone):
   (templates compiled, workers started) before the clock;
 * WAIT, what a GM waits for: from the deadline (the tick's start) to the last report
   accepted by the outbox's sink (a Maildir), pictures included: the tick, every PNG,
-  every queued mail sent (by the close workers, each its own closes' after its PNGs, as
-  ``referee run`` does; ``--senders parent``: by this process after the closes and PNGs,
-  as before), CPU of every process beside the wall; ratios to the games' own work
+  every queued mail sent (``--senders workers``: by the close workers, each its own closes'
+  after its PNGs; ``parent``: by this process after the closes and PNGs, as ``referee run``
+  and ``referee tick`` do), CPU of every process beside the wall; ratios to the games' own work
   wall-to-wall and CPU-to-CPU;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
@@ -44,8 +44,8 @@ closes a copy of them, in a child process of its own.
 ``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
 (imports, store, templates: start-up included) to its end (every due turn closed, every PNG
 made, every queued mail accepted by the Maildir sink), CPU of it and its children; with 48 or
-more turns due ``referee tick`` starts close workers for the pass, which close and send
-(``Service.tick(workers=True)``; their start-up is in the figure), with
+more turns due ``referee tick`` starts close workers for the pass, which close and draw
+(``Service.tick(workers=True)``; their start-up is in the figure; it sends after them), with
 ``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
 
 The league is built by mail (``bench/_league.py``): orders and the GM's observer commands
@@ -371,9 +371,9 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[default_workers()],
                    help="close worker processes per variant (0: the close in this process; default: one a "
                         "core, as the service)")
-    p.add_argument("--senders", nargs="+", choices=("workers", "parent"), default=["workers"],
-                   help="who sends the reports, a variant each: the close workers (as the service) or this process "
-                        "after their closes and PNGs (as before issue 38's sending workers)")
+    p.add_argument("--senders", nargs="+", choices=("workers", "parent"), default=["parent"],
+                   help="who sends the reports, a variant each: this process after the close workers' closes and "
+                        "PNGs (as the service) or the close workers, each its own closes' mail")
     p.add_argument("--repeat", type=int, default=3, help="runs of each variant, each on a fresh copy: the "
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")

@@ -12,9 +12,8 @@ own to the store (a second ``Referee``: all shared state is in the store),
 decides what is due and reminds; the closes themselves run in ``close_workers``
 worker processes (``referee/turns/workers.py``; default one per core), which claim the due turns in the store, so they
 neither hold this process's interpreter lock nor its core; once a pass's closes
-are done the workers make its board pictures' PNGs (``close_pictures``) and send their closes'
-mail where the sink can be handed to them (a Maildir, SMTP), and a report this loop sends before
-its PNG is made renders it here.  ``close_workers=0``:
+are done the workers make its board pictures' PNGs (``close_pictures``), and a report this loop
+sends before its PNG is made renders it here.  ``close_workers=0``:
 the thread closes the turns itself.  A close is one transaction either way; a
 mail being handled goes first between two closes (``_mail_first``, shared with
 the workers).
@@ -130,7 +129,7 @@ class Service:
         whose deadlines fall together closes over several cycles, and the mail read
         between them is answered meanwhile).  ``workers`` (``referee tick``, the cron path):
         with ``CRON_POOL_FROM`` turns or more past their deadline, close them in close workers
-        that send their closes' mail too (every core; their start-up, a second or two, pays)."""
+        (every core; they draw the PNGs too), then send here."""
         report = CycleReport()
         ticked = self._tick_in_workers() if workers and budget is None else None
         if ticked is None:
@@ -150,7 +149,7 @@ class Service:
         recipe = Recipe.of(self.referee)
         if recipe is None:
             return None
-        pool = ClosePool(recipe, self.close_workers, sink=self.sink)
+        pool = ClosePool(recipe, self.close_workers)
         try:
             ticked = self.referee.tick(pool=pool)
             while ticked.more:   # a worker died: the rest at once (each turn closes once)
@@ -158,7 +157,7 @@ class Service:
                 ticked.closed += more.closed
                 ticked.failed += more.failed
                 ticked.more = more.more
-            pool.pictures_made()   # and the workers' sending; what is left, the flush sends
+            pool.pictures_made()   # the PNGs kept here for the flush that sends
         finally:
             pool.shutdown()
         return ticked
@@ -276,8 +275,9 @@ class Service:
         recipe = Recipe.of(closer)
         if recipe is None:
             return None
-        # the workers send their closes' mail on their own cores too (where the sink can be handed to them)
-        return ClosePool(recipe, self.close_workers, mail_first=self._mail_first, sink=self.sink)
+        # no sink for the workers: this loop sends (bench/close_many.py --senders: workers sending their
+        # closes' mail cost more CPU and more wall than one sender, measured at N=100 and 1,000)
+        return ClosePool(recipe, self.close_workers, mail_first=self._mail_first)
 
     def _close_loop(self, closer, stop: threading.Event) -> None:
         """Close what is due, in slices, and wait for the next deadline (or a poll interval)."""

@@ -1,8 +1,10 @@
 """``referee tick`` (the cron path, ``Service.tick(workers=True)``) with many turns past their deadline
-closes them in close workers started for the pass, which send their closes' mail too (issue 38); with
-few it closes in its own process as before.  Real spawned workers, SQLite, Maildir in and out."""
+closes them in close workers started for the pass, which draw the PNGs, and sends every report once
+(issue 38); with few it closes in its own process as before.  Real spawned workers, SQLite, Maildir
+in and out."""
 from __future__ import annotations
 
+import os
 from email import message_from_bytes
 
 import toygame
@@ -16,6 +18,7 @@ from referee.mail.sink import MaildirSink
 from referee.mail.source import MaildirSource
 from referee.render.renderer import Renderer
 from referee.store import open_store
+from referee.turns import workers
 
 MATCHES = 5
 
@@ -25,7 +28,7 @@ def league(tmp_path, clock) -> Referee:
     return toy_league(tmp_path, clock, MATCHES, "cron", observers=True)
 
 
-def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tmp_path, monkeypatch):
+def test_cron_tick_with_many_turns_due_closes_them_in_close_workers_and_sends_each_report_once(tmp_path, monkeypatch):
     clock = Clock()
     ref = league(tmp_path, clock)
     box = tmp_path / "out"
@@ -34,6 +37,8 @@ def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tm
     welcomes = len(list((box / "new").iterdir()))
     assert past_deadline(ref, 100) == MATCHES and past_deadline(ref, 2) == 2
     monkeypatch.setattr(service_module, "CRON_POOL_FROM", 2)
+    passes, close = [], workers.ClosePool.close   # which processes closed: a note, the pool's own close runs
+    monkeypatch.setattr(workers.ClosePool, "close", lambda pool, *a: (close(pool, *a), passes.append(pool.pids()))[0])
     try:
         report = service.tick(workers=True)
     finally:
@@ -43,8 +48,9 @@ def test_cron_tick_with_many_turns_due_closes_and_sends_them_in_close_workers(tm
     try:
         reports = [r for r in ref.store.outbox() if r["dedupe"].startswith("report:")]
         assert sorted(report.closed) == [(f"toy{i}", 1) for i in range(MATCHES)]
+        assert len(passes) == 1 and len(passes[0]) == 2 and os.getpid() not in passes[0]   # closed by two workers
         assert reports and all(r["status"] == "sent" for r in ref.store.outbox())
-        assert report.sent == 0   # every report went out from the workers, none was left to this process
+        assert report.sent == len(ref.store.outbox()) - welcomes >= len(reports)   # all sent here, each once
         ids = [message_from_bytes(f.read_bytes())["Message-ID"] for f in (box / "new").iterdir()]
         assert len(ids) == len(set(ids)) == welcomes + len(reports)
     finally:
