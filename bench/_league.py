@@ -1,18 +1,32 @@
 """The league ``bench/close_many.py`` closes (and ``close_latency``, ``send_reports``, ``render_reports``
 build on): N matches of Founding Fathers (3–5 players) and the Perricumer Ratsspiel (5–12)
 alternating, played a few turns with random orders, and the games' own work of a close, the
-baseline every close figure is divided by.  Not a bench itself (the smoke test skips ``_`` files)."""
+baseline every close figure is divided by.  Not a bench itself (the smoke test skips ``_`` files).
+
+Built by mail, as a league is: the GM creates each match (``create_match``, as ``referee create``
+does); every other step is a mail through the referee's door (``parse_inbound`` + ``Referee.handle``,
+one transaction each, its raw mail archived): the GM's ``observer`` commands (1–3 observers a
+match, the third reading the match's other language, so a close renders the public report in both)
+and every awaited player's random orders for every turn, with the key from the player's welcome
+mail.  What the build queued (welcomes, answers, its own turns' reports) is marked sent through the
+store's own outbox calls (``claim_due`` + ``record_attempt``), as a sink that took it would leave it:
+the build's mail is not what a bench times."""
 from __future__ import annotations
 
+import dataclasses
+import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import yaml
 
 from referee.app.referee import Referee
 from referee.authority.base import Settings
 from referee.game_api import contract, registry
 from referee.game_api.contract import GM, Rng, derive_seed
 from referee.game_api.scripted import random_player
+from referee.mail.inbound import parse_inbound
 from referee.runtime import gc_policy
 from referee.store import open_store
 
@@ -21,6 +35,8 @@ from referee.store import open_store
 views_of = getattr(contract, "views_of", None) or (lambda rules, state, viewers: {v: rules.view(state, v) for v in viewers})
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+REFEREE = "referee@league.test"
+KEY = re.compile(rb"\b([2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4})\b")
 
 
 class Clock:
@@ -49,39 +65,92 @@ def spec_of(i: int) -> dict:
     return spec
 
 
-def orders_in(ref: Referee, match_id: str, rng: Rng) -> None:
-    """Every awaited player's random orders, stored as an accepted mail would store them."""
-    rules = registry.get(ref.store.match(match_id)["game"])
+def mail_in(ref: Referee, sender: str, body: str, message_id: str) -> str:
+    """One mail through the referee's door, as the service hands it over; its outcome."""
+    head = f"From: {sender}\nTo: {REFEREE}\nSubject: league\nMessage-ID: {message_id}\n" \
+           "Content-Type: text/plain; charset=utf-8\n\n"
+    raw = (head + body).replace("\n", "\r\n").encode()
+    return ref.handle(parse_inbound(raw, own_addresses=[REFEREE])).outcome
+
+
+def keys_of(ref: Referee, match_id: str) -> dict[str, str]:
+    """Each seat's key, read from its welcome mail (as its player reads it)."""
+    emails = {p["email"]: p["id"] for p in ref.store.players(match_id)}
+    keys = {}
+    for entry in ref.store.outbox(match_id):
+        found = KEY.search(entry["message"] or b"")
+        if found and entry["dedupe"].startswith("welcome:") and entry["recipient"] in emails:
+            keys[emails[entry["recipient"]]] = found.group(1).decode()
+    return keys
+
+
+def observers_of(i: int) -> list[tuple[str, str]]:
+    """The i-th match's observers (address, language): 1–3, the third in the match's other language."""
+    lang = league(i)[2]
+    return [(f"obs{k}.{i}@league.test", ("en" if lang == "de" else "de") if k == 2 else lang) for k in range(1 + i % 3)]
+
+
+def orders_in(ref: Referee, match_id: str, rng: Rng, keys: dict[str, str]) -> None:
+    """Every awaited player's random orders, each in a mail of its own through the door (none for a match
+    that has ended)."""
+    match = ref.store.match(match_id)
     turn = ref.store.current_turn(match_id)
+    if match["status"] != "running" or turn is None or turn["status"] != "open":
+        return
+    rules = registry.get(match["game"])
     state = rules.load(turn["state"])
     rand = random_player(rules)
-    with ref.store.transaction():
-        for pid in sorted(turn["awaiting"]):
-            if pid.startswith("@"):
-                continue
-            ref.store.put_submission(match_id, turn["number"], pid, rand(state, pid, rng),
-                                     f"<{match_id}.{turn['number']}.{pid}@league.test>", "0" * 64, ref.now())
+    emails = {p["id"]: p["email"] for p in ref.store.players(match_id)}
+    for pid in sorted(turn["awaiting"]):
+        if pid.startswith("@"):
+            continue
+        doc = yaml.safe_dump({"match": match_id, "player": pid, "key": keys[pid], "turn": turn["number"],
+                              "orders": rand(state, pid, rng)}, allow_unicode=True, sort_keys=False)
+        said = mail_in(ref, emails[pid], f"Hello,\n\n{doc}\n-- \n{pid}\n", f"<{match_id}.{turn['number']}.{pid}@league.test>")
+        if said != "processed":
+            raise SystemExit(f"the league's orders of {match_id}:{turn['number']} {pid} were {said}")
+
+
+def mark_sent(ref: Referee) -> int:
+    """Every queued mail marked sent through the store's own outbox calls (the build's mail is not timed)."""
+    count = 0
+    while rows := ref.store.claim_due(ref.now() + timedelta(days=3650), 5000, "league-build", lambda *_: True):
+        with ref.store.transaction():
+            for row in rows:
+                ref.store.record_attempt(row["id"], "sent", None, ref.now(), ref.now())
+        count += len(rows)
+    return count
 
 
 def build(root: Path, n: int, turns: int, settings: Settings | None = None) -> tuple[Referee, Clock]:
-    """N matches of the mix, ``turns`` turns in, every awaited player's orders in, the clock past their deadline."""
+    """N matches of the mix built by mail, ``turns`` turns in, every awaited player's orders in, the
+    clock past their deadline; what the build queued marked sent."""
     clock = Clock()
+    settings = settings or Settings(address=REFEREE)
+    # a league's GM sends many commands within the hour: the per-sender limit is not what is built here
     ref = Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
-                  settings=settings or Settings(address="referee@league.test"))
+                  settings=dataclasses.replace(settings, rate_limit_per_hour=10**9))
     rng = Rng(derive_seed("close_many", n))
+    keys = {}
     for i in range(n):
-        ref.create_match(spec_of(i), seed=f"league-{i}")
+        spec = spec_of(i)
+        gm_key = ref.create_match(spec, seed=f"league-{i}").gm_key
+        keys[spec["id"]] = keys_of(ref, spec["id"])
+        for k, (address, lang) in enumerate(observers_of(i)):
+            said = mail_in(ref, spec["gm"], f"match: {spec['id']}\nplayer: gm\nkey: {gm_key}\ncommand: observer\n"
+                                            f"email: {address}\nlang: {lang}\n", f"<obs{k}.{i}@league.test>")
+            if said != "processed":
+                raise SystemExit(f"the observer {address} of {spec['id']} was {said}")
     ref.tick()
     for _ in range(turns + 1):
         for i in range(n):
-            orders_in(ref, f"m{i:04d}", rng)
+            orders_in(ref, f"m{i:04d}", rng, keys[f"m{i:04d}"])
         if _ < turns:
             clock.now += timedelta(hours=49)
             ref.tick()
-    with ref.store.transaction():  # the build's own mail is not what is measured
-        ref.store._db.execute("DELETE FROM outbox")
+    mark_sent(ref)   # the build's own mail is not what is measured
     clock.now += timedelta(hours=49)
-    return ref, clock
+    return Referee(ref.store, root / "turns", clock=clock, settings=settings), clock
 
 
 def games_inputs(ref: Referee, n: int) -> list:

@@ -24,8 +24,10 @@ process of its own (so peak memory is that N's alone):
   (templates compiled, workers started) before the clock;
 * WAIT, what a GM waits for: from the deadline (the tick's start) to the last report
   accepted by the outbox's sink (a Maildir), pictures included: the tick, every PNG,
-  then ``send_pending`` of every queued mail, CPU of every process beside the wall;
-  ratios to the games' own work wall-to-wall and CPU-to-CPU;
+  every queued mail sent (``--senders workers``: by the close workers, each its own closes'
+  after its PNGs; ``parent``: by this process after the closes and PNGs, as ``referee run``
+  and ``referee tick`` do), CPU of every process beside the wall; ratios to the games' own work
+  wall-to-wall and CPU-to-CPU;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio issue 8 sets its target on (<= 2.5) is of
@@ -41,20 +43,25 @@ closes a copy of them, in a child process of its own.
 
 ``--cron`` adds the cron path: ``referee tick`` as a process of its own, timed from its start
 (imports, store, templates: start-up included) to its end (every due turn closed, every PNG
-made, every queued mail accepted by the Maildir sink), CPU of it and its children; as shipped,
-``referee tick`` closes in its own process (``Service.tick`` starts no close workers), with
+made, every queued mail accepted by the Maildir sink), CPU of it and its children; with 48 or
+more turns due ``referee tick`` starts close workers for the pass, which close and draw
+(``Service.tick(workers=True)``; their start-up is in the figure; it sends after them), with
 ``backups.before_close: false`` (the snapshot is the backups' cost, not the close's).
 
-What it leaves out (issue 38 asks for it; not done here): a league built by mail with
-observers (orders go straight into the store, as an accepted mail stores them; no observers,
-so no observer reports): WAIT is a lower bound of a league's with observers.  CPU is counted in every
+The league is built by mail (``bench/_league.py``): orders and the GM's observer commands
+through ``Referee.handle``, 1–3 observers a match (the third in the match's other language),
+so the close sends observer reports and draws a second picture where one reads the other
+language.  What it leaves out: the mail server (the sink is a Maildir: SMTP's round trips and
+the server's CPU are not in WAIT), the intake of the turn's orders (before the deadline),
+the backups' snapshot, fsync of the Maildir's files (the sink does not sync), and in the
+in-process variants the service's mail loop.  CPU is counted in every
 process: the tick's parent and its close workers (read from /proc while they
 live; their whole lives, start-up included, from RUSAGE_CHILDREN once the pool
 ends); the picture workers' separately.
 
 Every variant freezes its warm start-up before the tick (``referee.runtime.gc_policy.settle``), as the service does.
 
-    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--repeat 3] [--profile FILE] [--smoke]
+    python bench/close_many.py [--n 10 100 1000] [--turns 2] [--workers 0 1 2] [--senders workers parent] [--repeat 3] [--profile FILE] [--smoke]
 """
 from __future__ import annotations
 
@@ -117,7 +124,7 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 
 
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
-        chunk: int = 0, keep_in: str | None = None) -> dict:
+        chunk: int = 0, keep_in: str | None = None, parent_sends: bool = False) -> dict:
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
     # on a machine shared with others' work a niced close only gets what they leave), every picture kept
     # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
@@ -133,9 +140,12 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         ref, clock, saved = opened(root)
         inputs = games_inputs(ref, n)
         due = due_of(ref)
+        built_rows = last_row(ref)
         db_before = db_size(root)
         arch_before = size_of(root / "turns")
-        pool = ClosePool(Recipe.of(ref), workers, nice=0) if workers else None
+        sink = MaildirSink(root / "out")
+        pool = ClosePool(Recipe.of(ref), workers, nice=0, sink=None if parent_sends or not send else sink) \
+            if workers else None
         if pool is not None:
             pool.warm()   # the workers' start-up is not the close's (games loaded, templates compiled)
         else:
@@ -171,15 +181,16 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         tick_drawers_cpu = cpu_of(drawers) - drawers_before
         pictures_ready()   # in-process: the picture workers' PNGs, rendered beside the tick
         if pool is not None:
-            pool.pictures_made()   # the close workers' PNGs, made after the pass's closes
+            pool.pictures_made()   # the close workers' PNGs, made after the pass's closes, and their sending
         ready_s, ready_cpu = time.perf_counter() - t, time.process_time() - c
         close_workers_cpu = cpu_of(pids) - workers_before
         workers_rss = peak_rss_of(pids)
         drawers_cpu = cpu_of(drawers) - drawers_before
         drawn_later = 0
-        queued = len(ref.store.outbox())
+        queued = len(ref.store.outbox(status="queued"))
         # what a GM waits for: every report accepted by the outbox's sink (a Maildir), right after
-        sent = ref.send_pending(MaildirSink(root / "out"), limit=queued + 10).sent if send else 0
+        if send:   # what the close workers did not send (with them sending: nothing, unless one failed)
+            ref.send_pending(sink, limit=queued + 10)
         wait_s, wait_cpu = time.perf_counter() - t, time.process_time() - c
         wait_workers_cpu = cpu_of(pids) - workers_before + cpu_of(drawers) - drawers_before
         send_s, send_cpu = wait_s - ready_s, wait_cpu - ready_cpu
@@ -203,9 +214,12 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
         db_after = db_size(root)
         arch_after = size_of(root / "turns")
         resolved = sum(1 for i in range(n) for t_ in ref.store.turns(f"m{i:04d}") if t_["status"] == "resolved")
-        outbox_rows = ref.store._db.execute("SELECT COUNT(*), COUNT(DISTINCT dedupe) FROM outbox").fetchone()
+        rows = [e for e in ref.store.outbox() if e["id"] > built_rows]   # the close's (the build's: marked sent)
+        outbox_rows = (len(rows), len({e["dedupe"] for e in rows}))
+        observed = sum(1 for e in rows if "obs:" in e["dedupe"])
+        sent = sum(1 for e in rows if e["status"] == "sent")
         return {"n": n, "workers": workers, "due": due, "closed": len(report.closed), "failed": len(report.failed),
-                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1],
+                "more": report.more, "queued": queued, "outbox_rows": outbox_rows[0], "outbox_keys": outbox_rows[1], "parent_sends": parent_sends, "workers_sent": pool.sent if pool is not None else 0, "observer_rows": observed,
                 "sent": sent, "send_s": send_s, "wait_s": wait_s, "wait_cpu": wait_cpu + wait_workers_cpu, "send_cpu": send_cpu, "pictures_cpu": pictures_cpu,
                 "build_s": saved["build_s"], "games_s": games_s, "games_before_s": games_before,
                 "games_after_s": games_after, "games_apart_s": apart_s, "tick_s": tick_s, "tick_cpu": tick_cpu, "tick_sys": tick_sys,
@@ -220,6 +234,11 @@ def one(n: int, source: Path, workers: int, profile: str | None, send: bool = Tr
                 "archive_close_per_match": (arch_after - arch_before) / n}
 
 
+def last_row(ref: Referee) -> int:
+    """The outbox's last row before the tick: what the build queued (and marked sent) ends there."""
+    return max((e["id"] for e in ref.store.outbox()), default=0)
+
+
 def due_of(ref: Referee) -> int:
     """Matches with a turn to close (a match the build's turns ended has none)."""
     return sum(1 for m in ref.store.matches("running") if ref.store.current_turn(m["id"])["status"] == "open")
@@ -232,55 +251,6 @@ def opened(root: Path) -> tuple[Referee, Clock, dict]:
     clock.now = datetime.fromisoformat(saved["now"])
     return Referee(open_store(root / "referee.sqlite"), root / "turns", clock=clock,
                    settings=Settings(address="referee@league.test")), clock, saved
-
-
-CRON_YAML = ("address: referee@league.test\nstore: referee.sqlite\narchive: turns\n"
-             "mail_in:\n  maildir: mail/in\nmail_out:\n  maildir: out\nbackups:\n  before_close: false\n")
-
-
-def one_cron(n: int, source: Path, keep_in: str | None = None) -> dict:
-    """The cron path: ``referee tick`` as a process of its own (start-up, imports, templates, the closes,
-    every PNG, every mail accepted by the sink), timed from its start to its end; the same games' own work."""
-    with run_folder(keep_in) as tmp:
-        root = Path(tmp)
-        shutil.copytree(source, root, dirs_exist_ok=True)
-        os.sync()
-        (root / "referee.yaml").write_text(CRON_YAML)
-        (root / "mail" / "in").mkdir(parents=True, exist_ok=True)
-        ref, clock, saved = opened(root)
-        inputs = games_inputs(ref, n)
-        gc_policy.settle()
-        games_before = games_own_work(inputs)
-        open_turns = {m["id"]: ref.store.current_turn(m["id"])["number"] for m in ref.store.matches("running")}
-        ref.store.close()
-        load = os.getloadavg()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "referee.app.cli", "--config", str(root / "referee.yaml"), "tick"],
-                              cwd=root, capture_output=True, text=True)
-        wait_s = time.perf_counter() - t
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode:
-            raise SystemExit(f"referee tick failed: {done.stderr[-2000:]}")
-        wait_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        games_s = (games_before + games_own_work(inputs)) / 2
-        ref, _, _ = opened(root)
-        closed = sum(1 for m, number in open_turns.items() if ref.store.turn(m, number)["status"] == "resolved")
-        queued = len(ref.store.outbox())
-        sent = len([e for e in ref.store.outbox() if e["status"] == "sent"])
-        ref.store.close()
-        return {"n": n, "workers": "cron", "due": len(open_turns), "closed": closed, "queued": queued, "sent": sent, "wait_s": wait_s,
-                "wait_cpu": wait_cpu, "games_s": games_s, "load": load, "said": done.stdout.strip()[-200:]}
-
-
-def show_cron(r: dict) -> None:
-    load = " ".join(f"{x:.2f}" for x in r["load"])
-    print(f"N={r['n']:5d} cron (`referee tick` as a process: start-up, closes in process, pictures, sending); "
-          f"load average at the start {load}", flush=True)
-    print(f"  WAIT  (start of `referee tick` to the last report accepted by the sink, pictures included): "
-          f"{r['wait_s']:7.2f} s wall, {r['wait_cpu']:7.2f} s CPU all processes; {1000 * r['wait_s'] / r['n']:.1f} "
-          f"ms/match; WAIT/games {r['wait_s'] / r['games_s']:.2f} wall-to-wall, {r['wait_cpu'] / r['games_s']:.2f} "
-          f"CPU-to-CPU (games' own work {r['games_s']:.2f} s); sent {r['sent']} of {r['queued']} queued", flush=True)
 
 
 def child(*args: str) -> dict:
@@ -308,7 +278,8 @@ def show(r: dict, base: dict) -> None:
     """One variant's figures, each with its ratio to the games' own work and to the first variant."""
     f, b, g = figures(r), figures(base), r["games_s"]
     load = " ".join(f"{x:.2f}" for x in r["load"])
-    how = "in this process (picture workers beside)" if not r["workers"] else f"{r['workers']} close workers"
+    how = "in this process (picture workers beside)" if not r["workers"] else \
+        f"{r['workers']} close workers, " + ("this process sends" if r.get("parent_sends") else "they send")
     print(f"N={r['n']:5d} workers={r['workers']} ({how}); load average at the tick {load}", flush=True)
     print(f"  TICK  (closed, rendered, queued, archived): {f['tick_s']:7.2f} s wall, {f['tick_cpu']:7.2f} s CPU all "
           f"processes (parent {r['tick_cpu']:.2f} + close workers {r['tick_workers_cpu']:.2f}; picture workers "
@@ -334,7 +305,7 @@ def show(r: dict, base: dict) -> None:
               f"{f['tick_cpu'] / b['tick_cpu']:.2f}x; READY wall {f['ready_s'] / b['ready_s']:.2f}x, CPU "
               f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
     print(f"  closed {r['closed']} of {r['due']} due (the other matches ended in the build's turns), failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
-          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys; sent {r['sent']} into a Maildir in "
+          f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys ({r['observer_rows']} to observers); sent {r['sent']} into a Maildir ({r.get('workers_sent', 0)} by the close workers) in "
           f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
           f"{r['rss_before_mb']:.0f}; a close worker's {r.get('workers_peak_rss_mb', 0):.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
@@ -349,6 +320,9 @@ def main() -> None:
     p.add_argument("--workers", type=int, nargs="+", default=[default_workers()],
                    help="close worker processes per variant (0: the close in this process; default: one a "
                         "core, as the service)")
+    p.add_argument("--senders", nargs="+", choices=("workers", "parent"), default=["parent"],
+                   help="who sends the reports, a variant each: this process after the close workers' closes and "
+                        "PNGs (as the service) or the close workers, each its own closes' mail")
     p.add_argument("--repeat", type=int, default=3, help="runs of each variant, each on a fresh copy: the "
                    "figures shown are the run of the median wall ratio")
     p.add_argument("--profile", help="write a cProfile of the tick (with --one)")
@@ -357,6 +331,9 @@ def main() -> None:
     p.add_argument("--chunk", type=int, default=0, help=argparse.SUPPRESS)   # gone with the parts: workers claim
     p.add_argument("--smoke", action="store_true", help="a tiny run (seconds) that fails if the bench is broken")
     p.add_argument("--cron", action="store_true", help="also the cron path: `referee tick` as a process of its own")
+    p.add_argument("--cron-in-process", action="store_true", help="with --cron: also `referee tick` with "
+                   "close_workers: 0 (closes in its own process, as before issue 38's cron pool)")
+    p.add_argument("--parent-sends", action="store_true", help=argparse.SUPPRESS)   # the child: --senders parent
     p.add_argument("--skip-send", action="store_true", help="not sending the reports after the close (N=1000: minutes)")
     p.add_argument("--one", type=int, help=argparse.SUPPRESS)  # the child process: one N, JSON out
     p.add_argument("--build", type=int, help=argparse.SUPPRESS)  # the child process that builds N matches
@@ -364,16 +341,18 @@ def main() -> None:
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
     if a.smoke:
-        a.n, a.turns, a.repeat, a.workers, a.cron = [3], 1, 1, [1], True
+        a.n, a.turns, a.repeat, a.workers, a.cron, a.senders = [3], 1, 1, [1], True, ["workers", "parent"]
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
         return
     if a.one and a.cron:
-        print(json.dumps(one_cron(a.one, Path(a.folder), a.work)))
+        from _cron import one_cron
+        print(json.dumps(one_cron(a.one, Path(a.folder), a.work, a.cron_in_process)))
         return
     if a.one:
-        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work)))
+        print(json.dumps(one(a.one, Path(a.folder), a.workers[0], a.profile, not a.skip_send, a.nice, a.chunk, a.work,
+                             a.parent_sends)))
         return
     first: dict[int, dict] = {}
     # every copy and build is kept until the last variant has run: nothing is removed before a tick
@@ -381,31 +360,40 @@ def main() -> None:
         for n in a.n:
             folder = tempfile.mkdtemp(prefix=f"built-{n}-", dir=work)
             child("--build", str(n), "--turns", str(a.turns), "--folder", folder)   # once for every variant
-            for w in a.workers:
+            for w, senders in [(w, x) for w in a.workers for x in a.senders]:
                 cmd = ["--one", str(n), "--folder", folder, "--work", work, "--workers", str(w), "--nice",
                        str(a.nice), "--chunk", str(a.chunk)] + \
-                    (["--skip-send"] if a.skip_send else [])
+                    (["--skip-send"] if a.skip_send else []) + (["--parent-sends"] if senders == "parent" else [])
                 if a.profile:
-                    cmd += ["--profile", f"{a.profile}.{n}.{w}"]
+                    cmd += ["--profile", f"{a.profile}.{n}.{w}.{senders}"]
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=wall_ratio)
                 r = runs[(len(runs) - 1) // 2]
                 first.setdefault(n, r)
                 show(r, first[n])
-                if r["closed"] != r["due"] or r["failed"] or (not a.skip_send and r["sent"] < r["queued"]):
+                if r["closed"] != r["due"] or r["failed"] or not r["observer_rows"] or \
+                        (not a.skip_send and r["sent"] < r["outbox_rows"]):
                     raise SystemExit(f"broken: {r['closed']}/{r['due']} due closed, {r['failed']} failed, "
-                                     f"{r['sent']}/{r['queued']} sent")
+                                     f"{r['sent']}/{r['outbox_rows']} sent, {r['observer_rows']} to observers")
                 if len(runs) > 1:
                     print(f"  {len(runs)} runs, ratio TICK/games wall: "
                           f"{', '.join(f'{wall_ratio(x):.2f}' for x in runs)} (median {wall_ratio(r):.2f}); CPU: "
                           f"{', '.join(f'{cpu_ratio(x):.2f}' for x in runs)}", flush=True)
-            if a.cron:
-                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"]
+                    if not a.skip_send:   # WAIT's own median: what a GM waits for, each run with its load
+                        waits = sorted(runs, key=lambda x: x["wait_s"])
+                        print("  WAIT of each run: " + "; ".join(
+                            f"{x['wait_s']:.1f} s wall, {x['wait_cpu']:.1f} s CPU (load {x['load'][0]:.1f})"
+                            for x in waits) + f" (median {waits[(len(waits) - 1) // 2]['wait_s']:.1f} s wall)", flush=True)
+            for in_process in ([False, True] if a.cron_in_process else [False]) if a.cron else []:
+                cmd = ["--one", str(n), "--folder", folder, "--work", work, "--cron"] + \
+                    (["--cron-in-process"] if in_process else [])
                 runs = sorted((child(*cmd) for _ in range(max(1, a.repeat))), key=lambda x: x["wait_s"])
                 r = runs[(len(runs) - 1) // 2]
+                from _cron import show_cron
                 show_cron(r)
                 if len(runs) > 1:
-                    waits = ", ".join(f"{x['wait_s']:.2f}" for x in runs)
-                    print(f"  {len(runs)} runs, WAIT: {waits} s", flush=True)
+                    waits = "; ".join(f"{x['wait_s']:.2f} s wall, {x['wait_cpu']:.1f} s CPU (load {x['load'][0]:.1f})"
+                                      for x in runs)
+                    print(f"  {len(runs)} runs, WAIT: {waits}", flush=True)
                 if r["closed"] != r["due"] or r["sent"] < r["queued"]:
                     raise SystemExit(f"broken (cron): {r['closed']}/{r['due']} due closed, {r['sent']}/{r['queued']} sent")
     if len(first) > 1:

@@ -178,7 +178,8 @@ def sending(a) -> bool:
         archive.Archive.write_turn = keep   # type: ignore[method-assign]
         ref.tick()
         archive.Archive.write_turn = real_write_turn   # type: ignore[method-assign]
-        rows = [r["message"] for r in ref.store.outbox(status="queued")]
+        queued = ref.store.outbox(status="queued")   # the close's (the build's were marked sent)
+        rows = [r["message"] for r in queued]
         queue = ref.mail_queue
         for data in rows:
             queue.wire_message(data)   # warms the PNG cache and the frames
@@ -201,7 +202,9 @@ def sending(a) -> bool:
         before_wall, before_cpu = time.perf_counter() - t, time.process_time() - c
         queue.wire_message = real_wire   # type: ignore[method-assign]
         with ref.store.transaction():
-            ref.store._db.execute("UPDATE outbox SET status='queued', claimed_by=NULL, claimed_at=NULL, sent_at=NULL")
+            ids = [r["id"] for r in queued]
+            ref.store._db.execute("UPDATE outbox SET status='queued', claimed_by=NULL, claimed_at=NULL, sent_at=NULL"
+                                  f" WHERE id IN ({','.join('?' * len(ids))})", ids)
         t, c = time.perf_counter(), time.process_time()
         sent = ref.send_pending(MaildirSink(root / "out"), limit=len(rows) + 10).sent
         send_wall, send_cpu = time.perf_counter() - t, time.process_time() - c

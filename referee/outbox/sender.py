@@ -62,12 +62,14 @@ class Outbox:
                 return True
         return claimed_at is None or datetime.fromisoformat(claimed_at) < self.now() - CLAIM_TIMEOUT
 
-    def send_pending(self, sink, limit: int = 500) -> SendReport:
+    def send_pending(self, sink, limit: int = 500, matches=None) -> SendReport:
+        """Send up to ``limit`` due messages; ``matches``: only those matches' (a close worker sends
+        the reports of its own closes, whose PNGs it holds)."""
         report = SendReport()
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         _active.add(owner)
         try:
-            return self._send_claimed(sink, limit, owner, report)
+            return self._send_claimed(sink, limit, owner, report, matches)
         finally:
             _active.discard(owner)
 
@@ -85,10 +87,12 @@ class Outbox:
                 log.warning("recording outbox row %s as sent failed: the store is away; again in %ds", entry_id, pause)
                 time.sleep(pause)
 
-    def _send_claimed(self, sink, limit: int, owner: str, report: SendReport) -> SendReport:
+    def _send_claimed(self, sink, limit: int, owner: str, report: SendReport, matches=None) -> SendReport:
         scrubbed = False
         send_bytes = getattr(sink, "send_bytes", None)  # skips EmailMessage where the sink can
-        for entry in self.store.claim_due(self.now(), limit, owner, self._claim_lost):
+        claimed = self.store.claim_due(self.now(), limit, owner, self._claim_lost, **({} if matches is None else
+                                                                                       {"matches": matches}))
+        for entry in claimed:
             try:
                 # built inside the guard: a message that cannot be built is this row's
                 # failure alone, never a row left 'sending' ahead of every other

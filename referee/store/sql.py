@@ -297,11 +297,12 @@ class SqlStore:
         return self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
                          " ORDER BY dedupe LIKE 'report:%', id LIMIT ?", (_iso(now), limit))
 
-    def claim_due(self, now: datetime, limit: int, owner: str, reclaim) -> list[dict]:
+    def claim_due(self, now: datetime, limit: int, owner: str, reclaim, matches=None) -> list[dict]:
         """Claim up to ``limit`` due messages for ``owner`` (one transaction), so
         that two workers (the service and a CLI command) never send the same one.
         A claim whose owner ``reclaim(claimed_by, claimed_at)`` declares gone is
-        taken over: its worker died before it could record the result."""
+        taken over: its worker died before it could record the result.  ``matches``:
+        only those matches' messages (a close worker sends its own closes' reports)."""
         with self.transaction():
             for r in self._all("SELECT id, claimed_by, claimed_at FROM outbox WHERE status='sending'"
                                + self._db.skip_locked):
@@ -309,9 +310,13 @@ class SqlStore:
                     self._exec("UPDATE outbox SET status='queued' WHERE id=? AND status='sending' AND claimed_by=?",
                                (r["id"], r["claimed_by"]))
             # rows another worker is claiming right now are passed over, not waited for (PostgreSQL)
-            rows = self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?"
+            only = None if matches is None else sorted(matches)   # a few hundred at most: the caller's chunks
+            if only == []:
+                return []
+            among = "" if only is None else f" AND match IN ({','.join('?' * len(only))})"
+            rows = self._all("SELECT * FROM outbox WHERE status='queued' AND next_try<=?" + among +
                              " ORDER BY dedupe LIKE 'report:%', id LIMIT ?" + self._db.skip_locked,
-                             (_iso(now), limit))
+                             (_iso(now), *(only or ()), limit))
             for start in range(0, len(rows), 500):
                 ids = [r["id"] for r in rows[start:start + 500]]
                 self._exec(f"UPDATE outbox SET status='sending', claimed_by=?, claimed_at=? WHERE id IN"

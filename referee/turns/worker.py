@@ -4,8 +4,11 @@ queue (``store.closing.claim_due``) a few at a time and close each the one way e
 goes (``Closing.close_turn``, its commit ending the claim).  A turn another worker holds is
 never looked at; a worker that dies leaves its claims to expire, or to its parent, which
 frees them at once.  Once every worker has emptied the queue (the parent says so) each
-draws the PNGs of its closes' pictures and hands each to the parent (which keeps them for the sending), then says it is
-done.  It ends with its parent (``lifeline.die_with_parent``) and runs at a lower priority
+draws the PNGs of its closes' pictures and hands each to the parent (which keeps them for the sending);
+given a sink, it then sends its own closes' mail through the outbox (``Outbox.send_pending`` with its
+matches: claimed in the store, recorded sent one by one, so a message is sent by one process, and a
+worker killed while sending leaves its claims to whoever sends next, which sees its pid gone), with the
+PNGs it holds, on its own core; then it says it is done.  It ends with its parent (``lifeline.die_with_parent``) and runs at a lower priority
 than the service, which answers mail."""
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ from referee.store import closing as close_rows
 
 log = logging.getLogger("referee.turns.worker")
 CLAIM = 4   # turns claimed at once: few, so that workers end a pass together; each claim is a round trip
+SEND_MATCHES = 200   # matches one outbox claim names (``Outbox.send_pending(matches=...)``)
+SEND_BATCH = 50   # messages an outbox claim takes: a stop is seen between them
 MAIL_FIRST_WAIT = 5.0   # seconds a worker lets mail being handled go first, at most, before its next claim
 
 
@@ -50,8 +55,9 @@ def warm_renderer(renderer) -> None:
         log.exception("compiling the templates ahead failed")
 
 
-def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping, writes=None) -> None:
-    """A worker's life: built, warmed, then a pass each time the parent says ``("pass", at)``."""
+def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping, writes=None, sink=None) -> None:
+    """A worker's life: built, warmed, then a pass each time the parent says ``("pass", at)``;
+    ``sink``: where it sends its closes' mail (None: the parent's outbox sends it)."""
     die_with_parent(parent, lifeline)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle: it stops the workers
     if nice:
@@ -78,16 +84,20 @@ def main(build, conn, parent: int, lifeline, nice: int, mail_first, stopping, wr
             if profile is not None:
                 profile.enable()
             try:
-                run_pass(ref, conn, owner, mail_first, stopping, message[2])
+                run_pass(ref, conn, owner, mail_first, stopping, message[2], sink)
             finally:
                 if profile is not None:
                     profile.disable()
     finally:
         ref.store.close()
+        if sink is not None and hasattr(sink, "close"):
+            sink.close()
 
 
-def run_pass(ref, conn, owner: str, mail_first, stopping, drawn_at_most: int) -> None:
-    """Claim and close until the queue holds nothing this worker may take; then the pictures."""
+def run_pass(ref, conn, owner: str, mail_first, stopping, drawn_at_most: int, sink=None) -> None:
+    """Claim and close until the queue holds nothing this worker may take; then the pictures, and
+    with a ``sink`` the mail of its closes."""
+    mine: list[str] = []   # the matches this pass closed
     with gc_policy.closing_pass(), ref.closing.flags.batch():   # the pass's records flagged after one fsync round
         while not stopping.is_set():
             _mail_first(mail_first)
@@ -102,7 +112,10 @@ def run_pass(ref, conn, owner: str, mail_first, stopping, drawn_at_most: int) ->
                 if stopping.is_set():   # the service stops: what is left goes back to the queue
                     _give_up(ref, claimed[at:], owner)
                     break
-                conn.send(("close", match_id, number, close_one(ref, match_id, number, owner)))
+                outcome = close_one(ref, match_id, number, owner)
+                if outcome == "closed":
+                    mine.append(match_id)
+                conn.send(("close", match_id, number, outcome))
     conn.send(("closed",))
     drawn, ref.closing.drawn[:] = list(dict.fromkeys(ref.closing.drawn)), []
     try:   # every worker's closes first: the parent says when to draw
@@ -110,14 +123,40 @@ def run_pass(ref, conn, owner: str, mail_first, stopping, drawn_at_most: int) ->
             raise SystemExit(0)   # told to stop
     except EOFError:   # the parent is gone
         raise SystemExit(0) from None
+    if sink is not None:   # kept here too: this worker sends their reports
+        pictures.KEEP = max(pictures.KEEP, drawn_at_most + 1)
     for svg in reversed(drawn[-drawn_at_most:]):   # latest first: the sending meets them in the middle
         if stopping.is_set():
             break
         try:
-            conn.send(("picture", svg, pictures.png_of(svg)))
+            png = pictures.png_of(svg)
+            if sink is not None:
+                pictures.keep(svg, png)
+            conn.send(("picture", svg, png))
         except Exception:   # a picture is an extra: the sending renders it
             log.exception("drawing a picture failed")
+    if sink is not None:
+        conn.send(("sent", send_own(ref, sink, mine, stopping)))
     conn.send(("done", gc.get_freeze_count(), gc.get_threshold()))
+
+
+def send_own(ref, sink, matches: list[str], stopping) -> int:
+    """The due mail of ``matches`` (this pass's closes) sent from here; how many went.  What is left
+    (a message to retry later, a stop, a store away) the service's outbox sends, as any."""
+    sent = 0
+    matches = list(dict.fromkeys(matches))
+    for start in range(0, len(matches), SEND_MATCHES):
+        chunk = matches[start:start + SEND_MATCHES]
+        while not stopping.is_set():
+            try:
+                done = ref.outbox.send_pending(sink, SEND_BATCH, matches=chunk)
+            except Exception:   # the store is away: the service's outbox sends them
+                log.warning("sending from a close worker failed; the outbox sends the rest", exc_info=True)
+                return sent
+            sent += done.sent
+            if done.sent + done.retrying + done.failed < SEND_BATCH:
+                break
+    return sent
 
 
 def close_one(ref, match_id: str, number: int, owner: str) -> str:

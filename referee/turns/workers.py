@@ -16,8 +16,11 @@ at a lower priority (``NICE``).  They end with their parent (``lifeline.die_with
 the kernel's SIGKILL on Linux, and a pipe only the parent holds).  A reader thread per
 worker takes what it says: each close's outcome, and once its closes are done, the PNGs of
 its pictures (``pictures.keep``; a report sent before its PNG arrives renders it itself, the
-same bytes).  ``tick`` returns once every worker's closes are done; ``pictures_made`` waits
-for the pictures too.
+same bytes).  Given a ``sink`` (one that pickles: a Maildir, an SMTP server not yet connected),
+each worker then sends its own closes' mail through the outbox on its own core (``worker.send_own``;
+the outbox's claims keep each message to one sender); the service does not ask for it (two senders
+on SQLite measured slower than one: ``bench/close_many.py --senders``).  ``tick`` returns once every worker's
+closes are done; ``pictures_made`` waits for the pictures, and the workers' sending, too.
 
 Faults stay isolated: a close that raises is set aside in the worker's fault guard, as in
 any process.  A worker that dies (SIGKILL, out of memory) ends this pass: its set is ended,
@@ -29,6 +32,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import pickle
 import queue
 import threading
 import time
@@ -54,11 +58,22 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def picklable(sink):
+    """``sink`` if a worker process can be handed it (a Maildir, an SMTP sink not yet connected), else None."""
+    if sink is None:
+        return None
+    try:
+        pickle.dumps(sink)
+    except Exception:   # a live connection, a lock: the parent's outbox sends
+        return None
+    return sink
+
+
 class _Worker:
     """A worker process, its end of the pipe, and the thread that reads what it says."""
 
-    def __init__(self, process, conn, inbox: queue.SimpleQueue) -> None:
-        self.process, self.conn, self.inbox = process, conn, inbox
+    def __init__(self, process, conn, inbox: queue.SimpleQueue, pool=None) -> None:
+        self.process, self.conn, self.inbox, self.pool = process, conn, inbox, pool
         self.up = threading.Event()
         self.reader = threading.Thread(target=self._read, name=f"referee-close-worker-{process.pid}", daemon=True)
         self.reader.start()
@@ -74,19 +89,24 @@ class _Worker:
                 self.up.set()
             elif message[0] == "picture":
                 pictures.keep(message[1], message[2])
+            elif message[0] == "sent":
+                self.pool.sent += message[1]
             else:
                 self.inbox.put((self, message))
 
 
 class ClosePool:
     """P identical worker processes closing the due turns a tick queues; ``tick`` is ``Closing.tick``
-    with the closes done by them.  ``build(clock)``: a worker's ``Referee`` (picklable)."""
+    with the closes done by them.  ``build(clock)``: a worker's ``Referee`` (picklable); ``sink``: where
+    the workers send their closes' mail (``picklable``; None: the parent's outbox sends it all)."""
 
-    def __init__(self, build, workers: int | None = None, mail_first=None, nice: int = NICE) -> None:
+    def __init__(self, build, workers: int | None = None, mail_first=None, nice: int = NICE, sink=None) -> None:
         workers = default_workers() if workers is None else workers
         if not 1 <= workers <= MAX_WORKERS:
             raise ValueError(f"close workers: 1 to {MAX_WORKERS}, not {workers}")
         self.build, self.workers, self.mail_first, self.nice = build, workers, mail_first, nice
+        self.sink = picklable(sink)
+        self.sent = 0   # messages the workers sent (benches, tests)
         self._context = multiprocessing.get_context("spawn")
         self._stopping = self._context.Event()   # the service stops: workers claim nothing more
         self._set: list[_Worker] = []
@@ -123,10 +143,10 @@ class ClosePool:
         process = self._context.Process(
             target=worker.main, name="referee-close-worker", daemon=True,
             args=(self.build, theirs, os.getpid(), self._lifeline, self.nice, self.mail_first, self._stopping,
-                  writes))
+                  writes, self.sink))
         process.start()
         theirs.close()
-        return _Worker(process, mine, self._inbox)
+        return _Worker(process, mine, self._inbox, self)
 
     def warm(self) -> None:
         """Start every worker now and wait until each is up (a spawned interpreter takes seconds)."""

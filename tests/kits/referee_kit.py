@@ -109,11 +109,11 @@ def game(ref, outbox):
     return keys
 
 
-def toy_league(root: Path, clock, matches: int, seed: str = "league"):
-    """``matches`` toy matches (toy0, toy1, …), no observers, every deadline passed."""
+def toy_league(root: Path, clock, matches: int, seed: str = "league", observers: bool = False):
+    """``matches`` toy matches (toy0, toy1, …), no observers (``observers``: SPEC's), every deadline passed."""
     ref = make_referee(root, clock)
     for i in range(matches):
-        ref.create_match(dict(SPEC, id=f"toy{i}", observers=[],
+        ref.create_match(dict(SPEC, id=f"toy{i}", observers=SPEC["observers"] if observers else [],
                               players=[dict(p, email=p["email"].replace("@", f"{i}@")) for p in SPEC["players"]]),
                          seed=f"{seed}-{i}")
     clock.advance(hours=49)
