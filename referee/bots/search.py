@@ -77,6 +77,10 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
         return moves[0][0]
     visits = [0] * len(moves)
     totals = [0.0] * len(moves)
+    # ties broken by chance, not by the order found: where the play-outs cannot tell the moves
+    # apart (nothing scores within the horizon) the default, found first, would be chosen every
+    # time, and bots playing bots would pass forever (Founding Fathers' empty snub)
+    tie = [rng.random() for _ in moves]
     work = 0
     for n in range(strength.playouts):
         if work >= strength.work and n >= len(moves):
@@ -86,11 +90,11 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
         else:
             log_n = math.log(n)
             arm = max(range(len(moves)), key=lambda i: (
-                totals[i] / visits[i] + strength.explore * math.sqrt(log_n / visits[i]), -i))
+                totals[i] / visits[i] + strength.explore * math.sqrt(log_n / visits[i]), tie[i]))
         det = dets[n] if n < len(dets) else determinize(state, seat, Rng(_seed(rng)))
         value, cost = playout(rules, det, seat, moves[arm][1], rng, strength.horizon)
         totals[arm] += value
         visits[arm] += 1
         work += cost
-    best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / max(1, visits[i]), -i))
+    best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / max(1, visits[i]), tie[i]))
     return moves[best][0]

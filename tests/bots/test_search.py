@@ -73,3 +73,12 @@ def test_estimate_is_the_final_score_once_the_game_is_over(game):
     scores = rules.estimate(rules.view(final, PUBLIC))
     assert scores == ends[-1]["scores"]
     assert all(isinstance(v, int) for v in scores.values())
+
+
+def test_bots_playing_bots_finish_a_founding_fathers_game():
+    """Where the play-outs cannot tell the moves apart, a tie is broken by chance: before, the
+    default (an empty snub, found first) won every tie and fast bots passed until the turn limit."""
+    from referee.app.arena import run_arena
+    from referee.game_api import registry
+    result = run_arena(registry.get("founding_fathers"), 4, 1, "stall", "fast", "fast")
+    assert result.unfinished == 0 and result.lengths[0] < 400, result.lengths
