@@ -33,7 +33,7 @@ from referee.app.config import Backups, Config, MailIn, MailOut
 from referee.app.service import Service
 from referee.app.wiring import open_referee, open_sink, open_source
 from referee.authority import keys as key_module
-from referee.bots import STRENGTHS, decide
+from referee.bots import decide
 from referee.game_api import registry
 from referee.game_api.contract import Rng, derive_seed
 
@@ -48,7 +48,7 @@ DROPOUT = {"perricumer_ratsspiel": ("cordovan", 2)}
 # issue 35: the demo's players choose with the bot (a fast strength), so the samples show sensible
 # play; in every game without table talk the last seat is a bot's own (no address, never mailed),
 # and the Ratsspiel's silent seat goes to a bot until the demo's GM gives it to a successor
-FAST = "fast" if "fast" in STRENGTHS else STRENGTHS[0]
+FAST = "fast"
 DROPOUT_RULE = {"warn_after": 1, "abandon_after": 2, "to_bot": FAST}
 MAX_TURNS = 2000
 KEEP_TURNS = 2  # the last turns whose sent mails the demo leaves in mail/out, beside the first

@@ -12,7 +12,9 @@ from referee.game_api.scripted import random_player
 
 from .search import STRENGTHS, choose
 
-__all__ = ["STRENGTHS", "decide", "can_search"]
+__all__ = ["DEFAULT", "STRENGTHS", "decide", "can_search"]
+
+DEFAULT = "default"   # the strength a seat's plain ``bot: true`` plays at
 
 
 def can_search(rules: GameRules) -> bool:
@@ -20,7 +22,7 @@ def can_search(rules: GameRules) -> bool:
     return callable(getattr(rules, "determinize", None)) and callable(getattr(rules, "random_orders", None))
 
 
-def decide(rules: GameRules, state: Any, seat: str, *, seed: int, strength: str = "default") -> dict:
+def decide(rules: GameRules, state: Any, seat: str, *, seed: int, strength: str = DEFAULT) -> dict:
     """The ``orders:`` mapping the bot in ``seat`` sends for the open turn, decided from what
     ``seat`` may see and ``seed`` alone (derived from the match seed by the caller)."""
     if strength not in STRENGTHS:

@@ -115,7 +115,8 @@ class FuzzPath:
         record = yaml.safe_load((folder / "match.yaml").read_text())
         spec = {k: v for k, v in record.items() if k in MatchSpec.model_fields}
         spec["gm"] = "gm@demo.test"
-        spec["players"] = [dict(p, email=f"{p['id']}@demo.test") for p in record["players"]]
+        # a bot's seat has no address (its mails in the sample are the bot's own, never a sender's)
+        spec["players"] = [dict(p) if p.get("bot") else dict(p, email=f"{p['id']}@demo.test") for p in record["players"]]
         self.ref.create_match(spec, gm_key=GM_KEY, seed=record.get("seed"))
 
     def _keys(self, found: list[bytes]) -> None:

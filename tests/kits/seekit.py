@@ -18,6 +18,11 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 OUT = ROOT / "tests" / "pictures" / "out"     # what a person looks at (git-ignored)
 
 
+def last_turn(match_dir: Path) -> int:
+    """The number of a sample's last recorded turn (the demo's length follows its players)."""
+    return max(int(d.name[1:]) for d in match_dir.glob("t[0-9][0-9][0-9]") if d.is_dir())
+
+
 def views(match_dir: Path, numbers, viewer=None) -> dict:
     """{turn number: view} after the given turns of a sample."""
     meta = read_meta(match_dir)

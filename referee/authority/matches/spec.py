@@ -6,7 +6,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from referee.authority.matches.talk_spec import PressSpec
-from referee.bots import STRENGTHS
+from referee.bots import DEFAULT, STRENGTHS
 from referee.intake import checks
 
 MAX_SEATS = 50   # issue 18: seats of an open match
@@ -31,9 +31,9 @@ def bot_strength(value, code: str = "bot.value") -> str | None:
     if value is None or value is False:
         return None
     if value is True:
-        return STRENGTHS[0]
+        return DEFAULT
     if isinstance(value, dict) and set(value) <= {"strength"}:
-        value = value.get("strength", STRENGTHS[0])
+        value = value.get("strength", DEFAULT)
     if isinstance(value, str) and value in STRENGTHS:
         return value
     raise BotProblem(code)

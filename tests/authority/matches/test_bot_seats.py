@@ -180,5 +180,5 @@ def test_a_hostile_bot_argument_by_mail_is_refused_in_the_match_language(bot_tab
     t.mails()
     assert t.command("gm", "replace", seat="bob", bot="'" + "y" * 3000 + "'").outcome == "refused"
     [refusal] = t.mails()["gm@example.org"]
-    assert "ist weder true noch false noch eine Spielstärke (default)" in refusal and len(refusal) < 3000
+    assert "ist weder true noch false noch eine Spielstärke (fast, default)" in refusal and len(refusal) < 3000
     assert "bob" not in bot_rows.bots(t.ref.store, "toy1")
