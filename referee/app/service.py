@@ -145,14 +145,17 @@ class Service:
         from referee.app.referee import Recipe
         from referee.pictures import board as pictures
         from referee.turns.workers import ClosePool
-        if self.close_workers == 0 or past_deadline(self.referee, CRON_POOL_FROM) < CRON_POOL_FROM:
+        if self.close_workers == 0:
+            return None
+        due = past_deadline(self.referee, 100_000)   # counted once: whether a pool pays, and what it keeps
+        if due < CRON_POOL_FROM:
             return None
         recipe = Recipe.of(self.referee)
         if recipe is None:
             return None
         # every PNG the workers hand over kept until sent (a board is 14-33 kB; at most two languages a
         # match): with fewer kept the workers draw only the newest and this process draws the rest again
-        pictures.KEEP = max(pictures.KEEP, 2 * past_deadline(self.referee, 100_000) + 2)
+        pictures.KEEP = max(pictures.KEEP, 2 * due + 2)
         pool = ClosePool(recipe, self.close_workers)
         try:
             ticked = self.referee.tick(pool=pool)
