@@ -52,9 +52,11 @@ def candidate_symbols(state: dict, candidate: str) -> set[str]:
 
 def vote_gains(state: dict, member_id: str, proposal: dict, symbols: set[str] | None = None) -> dict[str, int]:
     """What each possible vote would bring the member if it carried."""
-    syms = symbols if symbols is not None else own_symbols(members(state)[member_id])
     if proposal["kind"] == "wahl":
-        return {c: symbol_gain(syms, candidate_symbols(state, c)) for c in proposal["candidates"]}
+        mems = members(state)
+        syms = symbols if symbols is not None else own_symbols(mems[member_id])
+        return {c: symbol_gain(syms, own_symbols(mems[c])) for c in proposal["candidates"]}
+    syms = symbols if symbols is not None else own_symbols(members(state)[member_id])
     return {"pro": symbol_gain(syms, proposal["pro"]), "contra": symbol_gain(syms, proposal["contra"])}
 
 
@@ -166,8 +168,10 @@ def takeover_candidates(scores: dict[str, int]) -> list[str]:
     """Members with ≥ 20 and at least the 2nd and 3rd best together."""
     out = []
     for m, v in sorted(scores.items()):
+        if v < TAKEOVER_MIN:   # most members: no need to rank the others
+            continue
         others = sorted((w for o, w in scores.items() if o != m), reverse=True)
-        if v >= TAKEOVER_MIN and v >= sum(others[:2]):
+        if v >= sum(others[:2]):
             out.append(m)
     return out
 

@@ -150,8 +150,9 @@ def _sides(state: dict, nr: int) -> dict[str, str]:
 def _choice(state: dict, nr: int, choice: Any) -> str | None:
     """The canonical vote or direction on proposal ``nr`` (any case; a candidate by
     id or name), None if it is none of them."""
-    found = canon(choice, _sides(state, nr))
-    return found if found in _sides(state, nr).values() else None
+    sides = _sides(state, nr)
+    found = canon(choice, sides)
+    return found if found in sides.values() else None
 
 
 def _npc_table(state: dict) -> dict[str, str]:

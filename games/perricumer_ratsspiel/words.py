@@ -6,6 +6,7 @@ with the near choice to suggest."""
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from collections.abc import Iterable, Mapping
 
@@ -14,7 +15,12 @@ _SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", " ": "
 
 def fold(value: object) -> str:
     """The word a value is compared by: case-blind, umlauts spelled out, other marks dropped."""
-    text = str(value).strip().casefold().translate(_SPELLED)
+    return _folded(str(value))
+
+
+@functools.lru_cache(maxsize=4096)   # the same few ids and names are read in every resolve (a bot's search resolves thousands)
+def _folded(text: str) -> str:
+    text = text.strip().casefold().translate(_SPELLED)
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
