@@ -68,16 +68,11 @@ def playout(rules: GameRules, state: Any, seat: str, move: BaseModel, rng: Rng, 
 
 def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength) -> dict:
     """The ``orders:`` mapping the search settles on for ``seat``.  ``state`` is read only
-    through ``determinize`` (and ``awaiting``, which is public).
-
-    The k-th play-out of every move runs on the same determinization with the same seed
-    (common random numbers): with a few play-outs a move, the moves are compared on the same
-    hidden cards and the same rivals' orders, not on whose luck was better."""
+    through ``determinize`` (and ``awaiting``, which is public)."""
     stage = rules.awaiting(state)[seat]
     determinize = rules.determinize   # type: ignore[attr-defined]
-    worlds: list[tuple[Any, int]] = [(determinize(state, seat, Rng(_seed(rng))), _seed(rng))
-                                     for _ in range(min(4, strength.draws))]
-    moves = candidates(rules, [d for d, _ in worlds], seat, stage, rng, strength.draws)
+    dets = [determinize(state, seat, Rng(_seed(rng))) for _ in range(min(4, strength.draws))]
+    moves = candidates(rules, dets, seat, stage, rng, strength.draws)
     if len(moves) == 1:
         return moves[0][0]
     visits = [0] * len(moves)
@@ -96,11 +91,8 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
             log_n = math.log(n)
             arm = max(range(len(moves)), key=lambda i: (
                 totals[i] / visits[i] + strength.explore * math.sqrt(log_n / visits[i]), tie[i]))
-        k = visits[arm]
-        while len(worlds) <= k:
-            worlds.append((determinize(state, seat, Rng(_seed(rng))), _seed(rng)))
-        det, seed = worlds[k]
-        value, cost = playout(rules, det, seat, moves[arm][1], Rng(seed), strength.horizon)
+        det = dets[n] if n < len(dets) else determinize(state, seat, Rng(_seed(rng)))
+        value, cost = playout(rules, det, seat, moves[arm][1], rng, strength.horizon)
         totals[arm] += value
         visits[arm] += 1
         work += cost
