@@ -2,7 +2,10 @@
 engine: per game and player count, the bot in one seat (rotating) against random legal
 players, its win rate with a 95% Wilson interval against the target (two players: >= 75%;
 n players: >= 2/n, twice a fair share), the game length and the CPU seconds per decision
-(one core; target <= 2 s at the default strength).
+(one core; target <= 2 s at the default strength).  A solo game (one player) is won by its
+player nearly always, so there the figure is the final score: the bot's mean against a random
+legal player's on the same seeds, with 95% intervals (target: the bot's interval above).
+Every player count each game takes is played, except the Ratsspiel's (1-24): 1, 2, 5 and 8.
 
 The matches run in parts of ``--part`` matches, taken in turn from every configuration, so
 a run stopped early still has figures for all (the running totals are printed after each
@@ -18,11 +21,14 @@ import sys
 import time
 from multiprocessing import Pool
 
-from referee.app.arena import ArenaResult, merge, run_arena, wilson
+from referee.app.arena import RANDOM, ArenaResult, mean_interval, merge, run_arena, wilson
 from referee.game_api import registry
 
-CONFIGS = [("founding_fathers", 3), ("founding_fathers", 5), ("nations_dice", 2), ("nations_dice", 4),
-           ("revolution_1848", 2), ("revolution_1848", 4), ("perricumer_ratsspiel", 2), ("perricumer_ratsspiel", 5)]
+CONFIGS = [("founding_fathers", 3), ("founding_fathers", 4), ("founding_fathers", 5),
+           ("nations_dice", 1), ("nations_dice", 2), ("nations_dice", 3), ("nations_dice", 4),
+           ("revolution_1848", 2), ("revolution_1848", 3), ("revolution_1848", 4),
+           ("perricumer_ratsspiel", 1), ("perricumer_ratsspiel", 2), ("perricumer_ratsspiel", 5),
+           ("perricumer_ratsspiel", 8)]
 
 
 def target(n: int) -> float:
@@ -37,7 +43,22 @@ def _lower(by: int) -> None:
 
 def _part(job: tuple[str, int, int, int, str, str]) -> ArenaResult:
     game, n, first, count, seed, strength = job
-    return run_arena(registry.get(game), n, count, seed, strength, "random", first=first)
+    return run_arena(registry.get(game), n, count, seed, strength, RANDOM, first=first)
+
+
+def solo_line(res: ArenaResult, base: ArenaResult | None, strength: str) -> str:
+    """A solo game's figure: the bot's mean final score against a random player's."""
+    bot = res.by_strategy[f"bot:{strength}"]
+    times = bot.times or [0.0]
+    mine = mean_interval(bot.scores) if len(bot.scores) > 1 else (0.0, 0.0)
+    theirs = mean_interval(base.by_strategy[RANDOM].scores) if base and len(base.by_strategy[RANDOM].scores) > 1 else None
+    verdict = "pending" if theirs is None else ("met" if mine[0] > theirs[1] else "NOT met")
+    against = "" if theirs is None else (f"  random {statistics.mean(base.by_strategy[RANDOM].scores):5.1f} "
+                                         f"[{theirs[0]:5.1f}, {theirs[1]:5.1f}]")
+    return (f"{res.game:21} 1p {bot.games:4} games  bot score {statistics.mean(bot.scores or [0]):5.1f} "
+            f"[{mine[0]:5.1f}, {mine[1]:5.1f}]{against}  target: above random {verdict:7}  "
+            f"{statistics.mean(res.lengths):6.1f} turns  "
+            f"{statistics.mean(times):.3f} s mean {max(times):.3f} s max per decision (CPU)")
 
 
 def line(res: ArenaResult, strength: str) -> str:
@@ -67,22 +88,31 @@ def main() -> int:
     configs = [(g, int(n)) for g, n in (x.split(":") for x in args.only.split(",") if x)] or CONFIGS
     if args.smoke:
         args.games, args.part, args.strength, args.jobs = 1, 1, "fast", 1
-        configs = [("revolution_1848", 2), ("founding_fathers", 3)]
-    jobs = [(g, n, first, min(args.part, args.games - first), args.seed, args.strength)
-            for first in range(0, args.games, args.part) for g, n in configs]
+        args.games, args.part = 2, 2
+        configs = [("revolution_1848", 2), ("founding_fathers", 3), ("nations_dice", 1)]
+    # a solo configuration also plays its baseline: a random player on the same seeds
+    jobs = [(g, n, first, min(args.part, args.games - first), args.seed, how)
+            for first in range(0, args.games, args.part) for g, n in configs
+            for how in ([args.strength, RANDOM] if n == 1 else [args.strength])]
     print(f"bot strength {args.strength}, {args.games} matches per configuration, parts of {args.part}, "
           f"{args.jobs} jobs; load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     start = time.time()
-    totals: dict[tuple[str, int], ArenaResult] = {}
+    totals: dict[tuple[str, int, str], ArenaResult] = {}
+
+    def shown(key: tuple[str, int, str]) -> str:
+        if key[1] == 1:
+            return solo_line(totals[key], totals.get((key[0], 1, RANDOM)), args.strength)
+        return line(totals[key], args.strength)
+
     with Pool(args.jobs, initializer=_lower, initargs=(max(0, min(19, args.nice)),)) as pool:
         for job, part in zip(jobs, pool.imap(_part, jobs)):
-            key = job[:2]
+            key = (job[0], job[1], job[5])
             totals[key] = merge(totals[key], part) if key in totals else part
-            print(f"[{time.time() - start:6.0f} s, load {os.getloadavg()[0]:.2f}] " + line(totals[key], args.strength),
-                  flush=True)
+            if job[5] != RANDOM:
+                print(f"[{time.time() - start:6.0f} s, load {os.getloadavg()[0]:.2f}] " + shown(key), flush=True)
     print(f"--- totals after {time.time() - start:.0f} s wall; load average at end {os.getloadavg()[0]:.2f}")
-    for key in configs:
-        print(line(totals[key], args.strength))
+    for g, n in configs:
+        print(shown((g, n, args.strength)))
     broken = any(res.refused or not res.lengths for res in totals.values())
     return 1 if broken else 0
 

@@ -6,6 +6,7 @@ time per decision.  A shared first place counts as a win for each who shares it.
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ class Tally:
     games: int = 0
     wins: float = 0
     times: list[float] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)   # final scores, where the outcome gives them
 
     def add(self, won: bool) -> None:
         self.games += 1
@@ -52,15 +54,23 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, low), min(1.0, high)
 
 
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float]:
+    """The 95% normal interval of the mean of ``values`` (at least two)."""
+    mean = statistics.mean(values)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return mean - half, mean + half
+
+
 def seat_names(n: int) -> list[str]:
     return [f"seat{i + 1}" for i in range(n)]
 
 
 def lineup(n: int, index: int, strength: str, against: str) -> list[str]:
-    """Each seat's strategy in match ``index``: the bot in seat ``index % n``."""
+    """Each seat's strategy in match ``index``: the bot in seat ``index % n`` (``strength``
+    ``random``: a random legal player there, a solo game's baseline)."""
     rival = RANDOM if against == RANDOM else f"bot:{against}"
     out = [rival] * n
-    out[index % n] = f"bot:{strength}"
+    out[index % n] = RANDOM if strength == RANDOM else f"bot:{strength}"
     return out
 
 
@@ -113,12 +123,15 @@ def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: s
         winners = set((outcome or {}).get("winners") or [])
         if outcome is None:
             result.unfinished += 1
+        scores = (outcome or {}).get("scores") or {}
         for i, (seat, how) in enumerate(zip(seat_names(players), strategies)):
             won = seat in winners
             result.by_seat.setdefault((i + 1, how), Tally()).add(won)
             total = result.by_strategy.setdefault(how, Tally())
             total.add(won)
             total.times.extend(times[seat])
+            if isinstance(scores.get(seat), (int, float)):
+                total.scores.append(float(scores[seat]))
     result.strategies = sorted(result.by_strategy, key=lambda s: (s == RANDOM, s))
     return result
 
@@ -131,6 +144,7 @@ def merge(into: ArenaResult, part: ArenaResult) -> ArenaResult:
             mine.games += tally.games
             mine.wins += tally.wins
             mine.times.extend(tally.times)
+            mine.scores.extend(tally.scores)
     into.lengths.extend(part.lengths)
     into.unfinished += part.unfinished
     into.refused += part.refused

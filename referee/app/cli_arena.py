@@ -7,7 +7,7 @@ import statistics
 
 import click
 
-from referee.app.arena import RANDOM, ArenaResult, run_arena, wilson
+from referee.app.arena import RANDOM, ArenaResult, mean_interval, run_arena, wilson
 from referee.app.cli_errors import Usage
 from referee.bots import STRENGTHS
 from referee.game_api import registry
@@ -69,6 +69,10 @@ WORDS = {
         "en": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision (CPU time, one core)",
         "de": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung (CPU-Zeit, ein Kern)",
     },
+    "score": {
+        "en": "{strategy}: final score {mean:.1f} mean (95% interval {lo:.1f} – {hi:.1f}) over {n} matches",
+        "de": "{strategy}: Endstand im Mittel {mean:.1f} (95%-Intervall {lo:.1f} – {hi:.1f}) über {n} Partien",
+    },
     "refused": {
         "en": "the game refused {n} bot orders (replaced by its default orders): a fault of the bot",
         "de": "das Spiel wies {n} Befehle des Bots zurück (durch seine Standardbefehle ersetzt): ein Fehler des Bots",
@@ -116,6 +120,12 @@ def report(res: ArenaResult, lang: str, head: str) -> list[str]:
         times = res.by_strategy[how].times
         if times:
             lines.append(t["timing"].format(strategy=how, n=len(times), mean=statistics.mean(times), max=max(times)))
+    for how in res.strategies:
+        scores = res.by_strategy[how].scores
+        if len(scores) >= 2:
+            lo, hi = mean_interval(scores)
+            lines.append(t["score"].format(strategy=_strategy(how, lang), mean=statistics.mean(scores),
+                                           lo=lo, hi=hi, n=len(scores)))
     if res.refused:
         lines.append(t["refused"].format(n=res.refused))
     return lines

@@ -10,12 +10,16 @@ from typing import Any
 
 from referee.game_api.contract import PUBLIC, GameRules
 
+SOLO_SCALE = 20.0   # a solo score this high is worth ~0.88: the scale of the games' solo scores (10-40)
+
 
 def _rank_and_margin(scores: Mapping[str, Any], seat: str) -> float:
     mine = scores.get(seat)
     rivals = [v for p, v in sorted(scores.items()) if p != seat and isinstance(v, (int, float))]
-    if not isinstance(mine, (int, float)) or not rivals:
+    if not isinstance(mine, (int, float)):
         return 0.5
+    if not rivals:   # a solo game: no rank to take, only the score to raise
+        return 0.5 + 0.5 * math.tanh(mine / SOLO_SCALE)
     beaten = sum(1.0 if mine > r else 0.5 if mine == r else 0.0 for r in rivals) / len(rivals)
     spread = max(1.0, max(abs(x) for x in [mine, *rivals]))
     margin = 0.5 + 0.5 * math.tanh(2.0 * (mine - max(rivals)) / spread)
