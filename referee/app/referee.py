@@ -73,14 +73,24 @@ class Referee:
     def handle(self, mail):
         return self.intake.handle(mail)
 
-    def tick(self, budget: float | None = None, pool=None):
+    def tick(self, budget: float | None = None, pool=None, bots: bool = True):
         """Close what is due, remind who is late; ``pool``: a ``referee.turns.workers.ClosePool``
-        whose worker processes claim and close the due turns (this process decides what is due)."""
+        whose worker processes claim and close the due turns (this process decides what is due).
+        ``bots``: once the pass is done, the bot seats of open turns decide (``play_bots``); a
+        caller that sends the pass's reports first says False and calls ``play_bots`` after."""
         if self.closing._tick_cursor is None:   # a new pass over the matches
             self._pass += 1
             self.outages.check()
             self.close_guard.sweep()
-        return self.closing.tick(budget) if pool is None else pool.tick(self, budget)
+        report = self.closing.tick(budget) if pool is None else pool.tick(self, budget)
+        if bots and not report.more:
+            played = self.closing.play_bots(budget)
+            report.bots, report.more = played.bots, played.more
+        return report
+
+    def play_bots(self, budget: float | None = None):
+        """The bots of open turns decide (issue 35); see ``Closing.play_bots``."""
+        return self.closing.play_bots(budget)
 
     def mail_read(self) -> None:
         """The service read the whole mailbox: the heartbeat outages are measured by."""

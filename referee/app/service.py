@@ -133,10 +133,12 @@ class Service:
         report = CycleReport()
         ticked = self._tick_in_workers() if workers and budget is None else None
         if ticked is None:
-            ticked = self.referee.tick(budget)
+            ticked = self.referee.tick(budget, bots=False)
         report.closed = ticked.closed
         report.sent, more = self._flush(budget)
-        report.more = more or ticked.more
+        # the bots of the turns just opened decide once their reports are out, not before (issue 35)
+        played = self.referee.play_bots(budget) if not ticked.more else None
+        report.more = more or ticked.more or bool(played and played.more)
         return report
 
     def _tick_in_workers(self):
@@ -158,9 +160,9 @@ class Service:
         pictures.KEEP = max(pictures.KEEP, 2 * due + 2)
         pool = ClosePool(recipe, self.close_workers)
         try:
-            ticked = self.referee.tick(pool=pool)
+            ticked = self.referee.tick(pool=pool, bots=False)
             while ticked.more:   # a worker died: the rest at once (each turn closes once)
-                more = self.referee.tick(pool=pool)
+                more = self.referee.tick(pool=pool, bots=False)
                 ticked.closed += more.closed
                 ticked.failed += more.failed
                 ticked.more = more.more

@@ -51,6 +51,7 @@ class TickReport:
     failed: list[tuple[str, int]] = field(default_factory=list)
     more: bool = False   # the pass stopped at its budget; the next tick goes on where it stopped
     due: list[tuple[str, int]] = field(default_factory=list)   # ``tick(close=False)``: noted, not closed
+    bots: int = 0        # bot orders stored by ``play_bots``
 
 
 class Closing:
@@ -109,10 +110,11 @@ class Closing:
         turn = self.store.current_turn(match["id"])
         if turn is None or turn["status"] != "open" or not turn["deadline"]:
             return
-        if match["id"] in self._bots_owe:   # issue 35: bots decide before their turn can be found complete
-            self.bots.play(match["id"], self._bots_owe.pop(match["id"]))
         timing = self.lookups.timing(match)
         deadline = datetime.fromisoformat(turn["deadline"])
+        owed = self._bots_owe.get(match["id"])
+        if owed and self._bots_now(match, turn, owed, timing, deadline, now):
+            self.bots.play(match["id"], self._bots_owe.pop(match["id"]))
         item = f"{match['id']}:{turn['number']}.{turn['rev']}"
         # past deadline and grace a turn closes whoever is in or waiting: the orders and wait flags
         # are read only when they can matter (a close due "early" or "complete")
@@ -132,6 +134,28 @@ class Closing:
         else:
             with self.faults.guarded("remind", item, match["id"], turn["number"]), self.store.transaction():
                 report.reminded += self._remind(match, turn, now, deadline, timing)
+
+    def _bots_now(self, match, turn, owed, timing, deadline, now) -> bool:
+        """Whether the match's bots decide in the pass, before its turn is looked at (issue 35): when the
+        turn is past its deadline, or waits for nobody but them (an early close then comes at once).
+        Else they decide after the pass's closes (``play_bots``), so no close waits for a bot's search."""
+        if timing.close_due(deadline, now, False, True) is not None:
+            return True
+        return set(self.lookups.still_awaited(match["id"], turn)) <= {row["player"] for row in owed}
+
+    def play_bots(self, budget: float | None = None) -> TickReport:
+        """Every bot that owes orders for an open turn decides (those of the turns the pass just
+        opened too): the turn opening, not its close, pays for the search.  Each match in a guard of
+        its own; ``budget``: stop after so many seconds (``more``: the rest next time)."""
+        report, start = TickReport(), time.monotonic()
+        self._bots_owe = {}
+        for match_id, rows in sorted(bot_rows.undecided(self.store).items()):
+            if budget is not None and time.monotonic() - start > budget:
+                report.more = True
+                break
+            with self.faults.guarded("tick", match_id, match_id):
+                report.bots += self.bots.play(match_id, rows)
+        return report
 
     def _remind(self, match, turn, now, deadline, timing) -> int:
         offset = timing.due_reminder(deadline, now, datetime.fromisoformat(turn["opened"]))

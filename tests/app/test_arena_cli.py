@@ -31,6 +31,28 @@ def test_arena_prints_win_rates_per_seat_and_strategy(capsys):
     assert re.search(r"bot:fast: \d+ decisions, [\d.]+ s mean, [\d.]+ s max per decision", out)
 
 
+def test_arena_prints_the_final_scores_in_both_languages(capsys):
+    code, out, _ = run(capsys, "revolution_1848", "--games", "2", "--strength", "fast", "--seed", "t", "--lang", "en")
+    assert code == 0
+    found = re.findall(r"^(bot:fast|random): final score ([\d.-]+) mean \(95% interval ([\d.-]+) – ([\d.-]+)\) over 2 matches$",
+                       out, re.M)
+    assert {f[0] for f in found} == {"bot:fast", "random"}
+    assert all(float(lo) <= float(mean) <= float(hi) for _, mean, lo, hi in found)
+    _, aus, _ = run(capsys, "revolution_1848", "--games", "2", "--strength", "fast", "--seed", "t", "--lang", "de")
+    assert re.search(r"^zufall: Endstand im Mittel [\d.-]+ \(95%-Intervall [\d.-]+ – [\d.-]+\) über 2 Partien$", aus, re.M)
+
+
+def test_a_solo_bot_plays_for_its_score_not_blind():
+    """With one seat there is no rival to rank against: the bot is led by its own score (it used
+    to value every position alike and played worse than chance)."""
+    rules = registry.get("nations_dice")
+    bot, rnd = [], []
+    for i in range(2):
+        bot.append(play_match(rules, lineup(1, i, "default", "random"), f"solo:{i}")[0]["scores"]["seat1"])
+        rnd.append(play_match(rules, lineup(1, i, "random", "random"), f"solo:{i}")[0]["scores"]["seat1"])
+    assert sum(bot) > sum(rnd) + 10, (bot, rnd)
+
+
 def test_arena_speaks_german(capsys):
     code, out, _ = run(capsys, "revolution_1848", "--games", "1", "--strength", "fast", "--lang", "de")
     assert code == 0

@@ -5,6 +5,8 @@ told); the GM gives a seat to a bot and back; hostile bot options and GM argumen
 refused in English and German."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 import pytest
 import toygame
 import yaml
@@ -80,6 +82,32 @@ def test_the_bot_decides_once_when_the_turn_opens_and_the_humans_close_early(bot
     assert used["robo"]["source"] == "bot" and used["ann"]["source"] == "player"
     assert used["robo"]["orders"] == subs["robo"]["orders"]
     assert replay(tmp_path / "turns" / "toy1").ok
+
+
+def test_no_close_waits_for_the_search_of_a_bot_whose_turn_waits_for_people(bot_table):
+    t = bot_table()
+    t.ref.tick(bots=False)   # ann and bob owe orders: the bot's search is not the pass's business
+    assert "robo" not in t.ref.store.submissions("toy1", 1)
+    assert t.ref.play_bots().bots == 1, "after the pass's closes (and their reports) the bot decides"
+    t.bid("ann")
+    t.bid("bob")
+    assert t.ref.tick(bots=False).closed == [("toy1", 1)]
+    assert "robo" not in t.ref.store.submissions("toy1", 2), "the close that opened turn 2 did not wait for its bot"
+    assert t.ref.tick().bots == 1 and "robo" in t.ref.store.submissions("toy1", 2)
+
+
+def test_a_turn_past_its_deadline_or_waiting_only_for_bots_has_them_decide_in_the_pass(bot_table, tmp_path):
+    t = bot_table()
+    t.bid("ann")
+    t.bid("bob")
+    assert t.ref.tick(bots=False).closed == [("toy1", 1)], "only the bot was owed: it decides, the turn closes early"
+    assert t.ref.store.submissions("toy1", 1)["robo"]["message_id"].startswith("bot:")
+    t.bid("ann")   # bob stays silent: the turn waits for a person until its deadline
+    assert t.ref.tick(bots=False).closed == [] and "robo" not in t.ref.store.submissions("toy1", 2)
+    t.now = datetime.fromisoformat(t.ref.store.current_turn("toy1")["deadline"]) + timedelta(days=1)
+    assert t.ref.tick(bots=False).closed == [("toy1", 2)], "past the deadline the bot decides before the close"
+    used = yaml.safe_load((tmp_path / "turns" / "toy1" / "t002" / "orders.yaml").read_text())
+    assert used["robo"]["source"] == "bot"
 
 
 def test_the_bot_draws_from_the_match_seed(bot_table):
