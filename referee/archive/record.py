@@ -200,7 +200,26 @@ def write_turn_record(archive: Archive, match_id: str, number: int, name: str, d
 def record_files(orders: Mapping, turn: Mapping) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
     """(name, bytes) of a turn's record: orders.yaml and turn.json (a close stages them, ``write_turn`` writes them)."""
     return (("orders.yaml", _yaml(dict(orders))),
-            ("turn.json", json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode("utf-8")))
+            ("turn.json", turn_json(turn).encode("utf-8")))
+
+
+def turn_json(turn: Mapping) -> str:
+    """turn.json's text: a key a line, and a list (the log) an item a line, each item as compact
+    JSON.  One event a line reads and greps as well as an indented tree, and is written by the
+    json module's C encoder: ``indent=`` falls back to its pure-Python one, ~10x slower on a
+    council game's log (2 ms a close of 26 kB, issue 38)."""
+    def one(value) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    lines = []
+    for key in sorted(turn):
+        value = turn[key]
+        if isinstance(value, (list, tuple)) and value:
+            value = "[\n  " + ",\n  ".join(one(item) for item in value) + "\n ]"
+        else:
+            value = one(value)
+        lines.append(f" {one(key)}: {value}")
+    return "{\n" + ",\n".join(lines) + "\n}"
 
 
 def _turn_files(at: str, orders: Mapping, turn: Mapping, reports: Mapping[str, str], made: list[Path]):

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referee_kit import clock, game, outbox, ref, toy_registered  # noqa: F401  (the authority's fixtures)
 
-from referee.archive.record import Archive
+from referee.archive.record import Archive, turn_json
 from referee.game_api import fastjson
 from referee.store import sql
 
@@ -69,7 +69,7 @@ def test_write_turn_writes_every_file_whole_and_leaves_no_temp_file(tmp_path: Pa
     files = _turn_files(archive, turn)
     assert sorted(files) == ["orders.yaml", "reports/_gm.de.txt", "reports/ann.de.html", "reports/ann.de.txt",
                              "turn.json"]
-    assert files["turn.json"] == json.dumps(turn, indent=1, ensure_ascii=False, sort_keys=True).encode()
+    assert files["turn.json"] == turn_json(turn).encode()
     assert files["reports/ann.de.txt"] == "Bericht für Ann\n".encode()
     assert files["orders.yaml"].decode().startswith("ann:\n  orders:\n    move: a→b\n")
     turn["log"] = []   # written again (a repaired archive): each file replaced, none appended to
