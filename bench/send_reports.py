@@ -202,9 +202,7 @@ def sending(a) -> bool:
         before_wall, before_cpu = time.perf_counter() - t, time.process_time() - c
         queue.wire_message = real_wire   # type: ignore[method-assign]
         with ref.store.transaction():
-            ids = [r["id"] for r in queued]
-            ref.store._db.execute("UPDATE outbox SET status='queued', claimed_by=NULL, claimed_at=NULL, sent_at=NULL"
-                                  f" WHERE id IN ({','.join('?' * len(ids))})", ids)
+            ref.store.requeue([r["id"] for r in queued])
         t, c = time.perf_counter(), time.process_time()
         sent = ref.send_pending(MaildirSink(root / "out"), limit=len(rows) + 10).sent
         send_wall, send_cpu = time.perf_counter() - t, time.process_time() - c
