@@ -77,24 +77,17 @@ _recent: OrderedDict[str, None] = OrderedDict()    # the taken ones, least recen
 _lock = threading.Lock()
 
 
-def _hold(key: str, future: Future | None = None) -> None:
-    """(Under ``_lock``.)  ``key``'s PNG handed over by a pass: kept until a mail takes it."""
+def _place(key: str, future: Future | None, held: bool) -> None:
+    """(Under ``_lock``.)  ``key``'s PNG kept: ``held`` (handed over by a pass, until a mail takes it)
+    or among the recent ones (taken by a mail); beyond each bound the oldest is let go."""
     if future is not None:
         _ready[key] = future
-    _recent.pop(key, None)
-    _held[key] = None
-    _held.move_to_end(key)
-    while len(_held) > KEEP:
-        _use(next(iter(_held)))
-
-
-def _use(key: str, future: Future | None = None) -> None:
-    """(Under ``_lock``.)  ``key``'s PNG taken by a mail: kept among the recent ones, the least recent let go."""
-    if future is not None:
-        _ready[key] = future
-    _held.pop(key, None)
-    _recent[key] = None
-    _recent.move_to_end(key)
+    into, out = (_held, _recent) if held else (_recent, _held)
+    out.pop(key, None)
+    into[key] = None
+    into.move_to_end(key)
+    while len(_held) > KEEP:   # the oldest handed over joins the recent ones
+        _place(next(iter(_held)), None, False)
     while len(_recent) > RECENT:
         gone = _ready.pop(_recent.popitem(last=False)[0], None)
         if gone is not None:
@@ -171,13 +164,13 @@ def prerender(svgs: Iterable[str]) -> int:
         for svg in svgs:
             key = _key(svg)
             if key in _ready:   # ready or under way: held (again) for this pass's mails
-                _hold(key)
+                _place(key, None, True)
                 continue
             try:
                 pool = _executor()
                 if pool is None:
                     return started
-                _hold(key, pool.submit(png_of, svg))
+                _place(key, pool.submit(png_of, svg), True)
             except (BrokenProcessPool, RuntimeError, OSError):
                 log.warning("the picture workers are gone; pictures are rendered in this process")
                 _drop_pool()
@@ -202,7 +195,7 @@ def _done(png: bytes | None) -> Future:
 def keep(svg: str, png: bytes | None) -> None:
     """A PNG of ``svg`` rendered elsewhere (a close worker process), held for ``cached_png``."""
     with _lock:
-        _hold(_key(svg), _done(png))
+        _place(_key(svg), _done(png), True)
 
 
 def cached_png(svg: str) -> bytes | None:
@@ -213,7 +206,7 @@ def cached_png(svg: str) -> bytes | None:
     with _lock:
         future = _ready.get(key)
         if future is not None:
-            _use(key)
+            _place(key, None, False)   # taken by a mail
     if future is not None and future.cancel():   # not started yet: this process renders it, not waits for it
         future = None
     if future is not None:
@@ -230,7 +223,7 @@ def cached_png(svg: str) -> bytes | None:
                     _drop_pool()
     png = png_of(svg)
     with _lock:
-        _use(key, _done(png))
+        _place(key, _done(png), False)
     return png
 
 
