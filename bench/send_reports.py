@@ -18,7 +18,10 @@ run, over every queued row:
   was (every mail built by the library: ``before``) and as it is;
 * the archive: every ``write_turn`` of the close written again into a fresh
   folder, as it is written now and as it was before (``json.dumps(indent=1)``,
-  a ``mkdir`` per file), checked to give the same files.
+  a ``mkdir`` per file), checked to give the same files.  A close now stages its
+  record with its reports (``archive.staging``) and calls ``write_turn`` only when
+  a staged record was not placed: with fewer calls than closes the comparison is
+  skipped and says so (it would time a fallback, not the close).
 
 Then the weight of the mails (issue 38): ``referee demo`` of every game (orders by
 mail, reports through the outbox into a Maildir), run by the baseline tree
@@ -54,6 +57,7 @@ from pictures_png import ROOT, python_of  # noqa: E402
 
 from referee.archive import record as archive
 from referee.intake import checks
+from referee.mail import qp
 from referee.mail.sink import MaildirSink  # noqa: E402
 from referee.pictures import board as pictures  # noqa: E402
 
@@ -176,7 +180,7 @@ def sending(a) -> bool:
             calls.append(copy.deepcopy(args))
             return real_write_turn(arch, *args)
         archive.Archive.write_turn = keep   # type: ignore[method-assign]
-        ref.tick()
+        closes = len(ref.tick().closed)
         archive.Archive.write_turn = real_write_turn   # type: ignore[method-assign]
         queued = ref.store.outbox(status="queued")   # the close's (the build's were marked sent)
         rows = [r["message"] for r in queued]
@@ -185,6 +189,7 @@ def sending(a) -> bool:
             queue.wire_message(data)   # warms the PNG cache and the frames
         print(f"N={a.n}: {len(rows)} queued mails; load average {os.getloadavg()}")
         lib_s, lib = timed(lambda d: queue.build_message(d).as_bytes(policy=policy.SMTP), rows)
+        qp._kept.cache_clear()   # the line breaks kept: each timing starts as a fresh process's first close
         wire_s, wire = timed(queue.wire_message, rows)
         parts_s, _ = timed(queue._parts, rows)
         same = sum(w[0] == b for w, b in zip(wire, lib))
@@ -202,9 +207,8 @@ def sending(a) -> bool:
         before_wall, before_cpu = time.perf_counter() - t, time.process_time() - c
         queue.wire_message = real_wire   # type: ignore[method-assign]
         with ref.store.transaction():
-            ids = [r["id"] for r in queued]
-            ref.store._db.execute("UPDATE outbox SET status='queued', claimed_by=NULL, claimed_at=NULL, sent_at=NULL"
-                                  f" WHERE id IN ({','.join('?' * len(ids))})", ids)
+            ref.store.requeue([r["id"] for r in queued])
+        qp._kept.cache_clear()
         t, c = time.perf_counter(), time.process_time()
         sent = ref.send_pending(MaildirSink(root / "out"), limit=len(rows) + 10).sent
         send_wall, send_cpu = time.perf_counter() - t, time.process_time() - c
@@ -220,7 +224,11 @@ def sending(a) -> bool:
         print(f"send_pending / raw write: {send_wall / raw_wall:.2f}x wall, {send_cpu / raw_cpu:.2f}x CPU;"
               f"  beyond the write: {ms(send_cpu - raw_cpu)} CPU")
         print(f"load average {os.getloadavg()}")
-        archive_writes(root, calls)
+        if len(calls) < closes:
+            print(f"archive: {closes} closes staged their records (write_turn called {len(calls)} times):"
+                  " no write_turn comparison")
+        else:
+            archive_writes(root, calls)
         print(f"load average {os.getloadavg()}")
         return same == len(rows) and sent == len(rows)
 

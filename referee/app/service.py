@@ -145,19 +145,15 @@ class Service:
         """A whole pass closed by a pool of close workers started for it (None: too few due, or
         ``close_workers: 0``, or a store a second connection cannot see: the pass runs in process)."""
         from referee.app.referee import Recipe
-        from referee.pictures import board as pictures
         from referee.turns.workers import ClosePool
         if self.close_workers == 0:
             return None
-        due = past_deadline(self.referee, 100_000)   # counted once: whether a pool pays, and what it keeps
-        if due < CRON_POOL_FROM:
+        if past_deadline(self.referee, CRON_POOL_FROM) < CRON_POOL_FROM:
             return None
         recipe = Recipe.of(self.referee)
         if recipe is None:
             return None
-        # every PNG the workers hand over kept until sent (a board is 14-33 kB; at most two languages a
-        # match): with fewer kept the workers draw only the newest and this process draws the rest again
-        pictures.KEEP = max(pictures.KEEP, 2 * due + 2)
+        # the PNGs the workers hand over are held until their mails take them (pictures.board.KEEP)
         pool = ClosePool(recipe, self.close_workers)
         try:
             ticked = self.referee.tick(pool=pool, bots=False)

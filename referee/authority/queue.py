@@ -7,8 +7,11 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 
+import orjson
+
 from referee.authority.base import Settings
 from referee.authority.order_mail import replace_stale_form
+from referee.game_api import fastjson
 from referee.intake import checks
 from referee.mail.compose import compose
 from referee.mail.wire import compose_bytes, envelope_of
@@ -61,7 +64,10 @@ class MailQueue:
             refs = [r for r in reply_to.references if checks.message_id(r)]
             parts.update(auto="auto-replied", references=refs,
                          in_reply_to=reply_to.message_id if checks.message_id(reply_to.message_id) else None)
-        data = json.dumps(parts, ensure_ascii=False).encode("utf-8")
+        try:   # orjson: a fifth of json's time; what it refuses (a non-str key) json writes, after a blank
+            data = orjson.dumps(parts)
+        except (TypeError, orjson.JSONEncodeError):
+            data = b" " + json.dumps(parts, ensure_ascii=False).encode("utf-8")
         return self.store.enqueue(dedupe, match_id, to, data, self.now())
 
     def wire_message(self, data: bytes) -> tuple[bytes, str, list[str]]:
@@ -86,7 +92,7 @@ class MailQueue:
     def _parts(self, data: bytes) -> dict:
         """A queued entry's parts with a report's body and picture filled in and
         the HTML's style sheet written inline (mail clients drop style sheets)."""
-        p = json.loads(data)
+        p = fastjson.loads(data)   # either writing, and the rows json.dumps wrote before
         if p.get("report"):
             p["text"], p["html"], picture = self.report_body(p["report"])
             stale = p["report"].get("stale_form")

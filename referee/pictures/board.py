@@ -59,15 +59,46 @@ def picture_png(rules, view: dict, lang: str) -> bytes | None:
 # ``png_of`` gives here; a worker that dies costs nothing but the time: the
 # picture is rendered here instead (``cached_png``).  Nothing a worker makes is
 # stored: the store and the archive keep the SVG.
+# A picture a close hands over (``prerender``, ``keep``) is held until a mail takes it
+# (``cached_png``): a pass of a thousand closes must not evict its first PNGs before their
+# mails go out.  Both sets are bounded: held ones beyond KEEP (the oldest: pictures no mail
+# took, a seat that wants none) and taken ones beyond RECENT are let go (rendered again if asked).
 WORKERS = max(1, (os.cpu_count() or 2) - 1)   # 0: render in this process only
-KEEP = 512   # pictures ready or under way (a PNG is 14-33 kB: at most ~17 MB)
+KEEP = 2048    # PNGs handed over and not yet taken (a PNG is 14-33 kB: at most ~68 MB)
+RECENT = 512   # PNGs taken, kept for the turn's other readers and resends (at most ~17 MB)
 WAIT = 60.0  # seconds a send waits for a worker before rendering itself
 
 _pool: ProcessPoolExecutor | None = None
 _pool_pid = 0
 _lifeline: list = [None, 0]   # ((read end, write end), the pid that made them)
-_ready: OrderedDict[str, Future] = OrderedDict()
+_ready: OrderedDict[str, Future] = OrderedDict()   # every PNG kept or under way, by its SVG's digest
+_held: OrderedDict[str, None] = OrderedDict()      # of them, the handed over, oldest first
+_recent: OrderedDict[str, None] = OrderedDict()    # the taken ones, least recently used first
 _lock = threading.Lock()
+
+
+def _place(key: str, future: Future | None, held: bool) -> None:
+    """(Under ``_lock``.)  ``key``'s PNG kept: ``held`` (handed over by a pass, until a mail takes it)
+    or among the recent ones (taken by a mail); beyond each bound the oldest is let go."""
+    if future is not None:
+        _ready[key] = future
+    into, out = (_held, _recent) if held else (_recent, _held)
+    out.pop(key, None)
+    into[key] = None
+    into.move_to_end(key)
+    while len(_held) > KEEP:   # the oldest handed over joins the recent ones
+        _place(next(iter(_held)), None, False)
+    while len(_recent) > RECENT:
+        gone = _ready.pop(_recent.popitem(last=False)[0], None)
+        if gone is not None:
+            gone.cancel()
+
+
+def _drop(key: str) -> None:
+    """(Under ``_lock``.)"""
+    _ready.pop(key, None)
+    _held.pop(key, None)
+    _recent.pop(key, None)
 
 
 def _key(svg: str) -> str:
@@ -132,21 +163,19 @@ def prerender(svgs: Iterable[str]) -> int:
     with _lock:
         for svg in svgs:
             key = _key(svg)
-            if key in _ready:
-                _ready.move_to_end(key)
+            if key in _ready:   # ready or under way: held (again) for this pass's mails
+                _place(key, None, True)
                 continue
             try:
                 pool = _executor()
                 if pool is None:
                     return started
-                _ready[key] = pool.submit(png_of, svg)
+                _place(key, pool.submit(png_of, svg), True)
             except (BrokenProcessPool, RuntimeError, OSError):
                 log.warning("the picture workers are gone; pictures are rendered in this process")
                 _drop_pool()
                 return started
             started += 1
-            while len(_ready) > KEEP:
-                _ready.popitem(last=False)[1].cancel()
     return started
 
 
@@ -157,14 +186,16 @@ def has(svg: str) -> bool:
     return future is not None and not future.cancelled()
 
 
-def keep(svg: str, png: bytes | None) -> None:
-    """A PNG of ``svg`` rendered elsewhere (a close worker process), ready for ``cached_png``."""
+def _done(png: bytes | None) -> Future:
     done: Future = Future()
     done.set_result(png)
+    return done
+
+
+def keep(svg: str, png: bytes | None) -> None:
+    """A PNG of ``svg`` rendered elsewhere (a close worker process), held for ``cached_png``."""
     with _lock:
-        _ready[_key(svg)] = done
-        while len(_ready) > KEEP:
-            _ready.popitem(last=False)[1].cancel()
+        _place(_key(svg), _done(png), True)
 
 
 def cached_png(svg: str) -> bytes | None:
@@ -175,7 +206,7 @@ def cached_png(svg: str) -> bytes | None:
     with _lock:
         future = _ready.get(key)
         if future is not None:
-            _ready.move_to_end(key)
+            _place(key, None, False)   # taken by a mail
     if future is not None and future.cancel():   # not started yet: this process renders it, not waits for it
         future = None
     if future is not None:
@@ -187,11 +218,12 @@ def cached_png(svg: str) -> bytes | None:
             log.warning("a picture worker failed; rendering the picture here", exc_info=True)
             with _lock:
                 if _ready.get(key) is future:
-                    del _ready[key]
+                    _drop(key)
                 if isinstance(future.exception(timeout=0) if future.done() else None, BrokenProcessPool):
                     _drop_pool()
     png = png_of(svg)
-    keep(svg, png)
+    with _lock:
+        _place(key, _done(png), False)
     return png
 
 
@@ -201,5 +233,7 @@ def shutdown() -> None:
     with _lock:
         pool, _pool = _pool, None
         _ready.clear()
+        _held.clear()
+        _recent.clear()
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)

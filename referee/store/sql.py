@@ -336,6 +336,14 @@ class SqlStore:
             args.append(status)
         return self._all(sql + " ORDER BY id", tuple(args))
 
+    def requeue(self, ids: list[int]) -> int:
+        """Outbox rows queued again as if never tried (a bench sends one close's mail twice); how many."""
+        done = 0
+        for chunk in (ids[i:i + 500] for i in range(0, len(ids), 500)):
+            done += self._exec("UPDATE outbox SET status='queued', attempts=0, last_error=NULL, claimed_by=NULL, claimed_at"
+                               f"=NULL, sent_at=NULL WHERE id IN ({','.join('?' * len(chunk))})", tuple(chunk))
+        return done
+
     def record_attempt(self, entry_id: int, status: str, error: str | None, next_try: datetime,
                        sent_at: datetime | None, scrub: bool = False) -> None:
         """``scrub``: forget the message text (it held a key and has been sent)."""

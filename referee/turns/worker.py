@@ -123,14 +123,12 @@ def run_pass(ref, conn, owner: str, mail_first, stopping, drawn_at_most: int, si
             raise SystemExit(0)   # told to stop
     except EOFError:   # the parent is gone
         raise SystemExit(0) from None
-    if sink is not None:   # kept here too: this worker sends their reports
-        pictures.KEEP = max(pictures.KEEP, drawn_at_most + 1)
     for svg in reversed(drawn[-drawn_at_most:]):   # latest first: the sending meets them in the middle
         if stopping.is_set():
             break
         try:
             png = pictures.png_of(svg)
-            if sink is not None:
+            if sink is not None:   # held here too, until this worker's mails take it
                 pictures.keep(svg, png)
             conn.send(("picture", svg, png))
         except Exception:   # a picture is an extra: the sending renders it

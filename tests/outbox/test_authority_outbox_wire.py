@@ -2,6 +2,7 @@
 same bytes, envelope and retry handling as the EmailMessage path."""
 from __future__ import annotations
 
+import json
 from email import policy
 
 from referee_kit import SPEC, clock, game, outbox, ref, toy_registered  # noqa: F401  (the authority's fixtures)
@@ -48,3 +49,19 @@ def test_send_bytes_failures_are_retried_like_send(ref, clock):
     clock.advance(minutes=2)
     assert ref.send_pending(sink).sent == 4 and ref.send_pending(sink).sent == 0
     assert len({data for data, _, _ in sink.wire}) == 4
+
+
+def test_rows_in_every_json_form_build_the_same_bytes(ref, clock):
+    """Rows are written by orjson now; a row ``json.dumps`` wrote (queued before) and one in
+    the fallback form (``json`` after a blank, for what orjson refuses) are the same mail."""
+    ref.create_match(NO_OBSERVER)
+    entry = ref.store.outbox()[0]
+    assert not entry["message"].startswith((b" ", b'{"from": '))   # orjson's compact form
+    parts = json.loads(entry["message"])
+    for i, data in enumerate((json.dumps(parts, ensure_ascii=False).encode(),
+                              b" " + json.dumps(parts, ensure_ascii=False).encode())):
+        assert ref.store.enqueue(f"again:{i}", None, parts["to"], data, clock())
+    sink = BothSink()
+    ref.send_pending(sink)
+    sent = [raw for raw, _, _ in sink.wire if b"Message-ID: " + parts["message_id"].encode() in raw]
+    assert len(sent) == 3 and len(set(sent)) == 1

@@ -98,6 +98,22 @@ def test_outbox_once_per_key_answers_first_and_scrubbed_once_sent(store):
     assert {r["claimed_by"] for r in store.outbox(status="sending")} == {"other"}
 
 
+def test_requeue_puts_sent_and_failed_rows_back_as_never_tried(store):
+    for key in ("report:m1:1.0:ann", "report:m1:1.0:bob", "report:m1:1.0:cyd"):
+        store.enqueue(key, "m1", "x@example.org", b"body", NOW)
+    ann, bob, cyd = store.claim_due(NOW, 10, "me", lambda *a: False)
+    store.record_attempt(ann["id"], "sent", None, NOW, NOW)
+    store.record_attempt(bob["id"], "failed", "550 no", NOW, None)
+    with store.transaction():
+        assert store.requeue([ann["id"], bob["id"]]) == 2
+    rows = {r["dedupe"]: r for r in store.outbox("m1")}
+    for key in ("report:m1:1.0:ann", "report:m1:1.0:bob"):
+        assert (rows[key]["status"], rows[key]["attempts"], rows[key]["sent_at"], rows[key]["claimed_by"],
+                rows[key]["last_error"]) == ("queued", 0, None, None, None)
+    assert rows["report:m1:1.0:cyd"]["status"] == "sending"   # not named: left alone
+    assert [r["id"] for r in store.claim_due(NOW, 10, "other", lambda *a: False)] == [ann["id"], bob["id"]]
+
+
 def test_a_failed_transaction_leaves_nothing_and_nested_ones_join(store):
     with pytest.raises(RuntimeError):
         with store.transaction():
