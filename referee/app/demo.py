@@ -135,6 +135,7 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
     say(f"{match_id}: {rules.title}, players {', '.join(seats)}")
     chooser = Rng(derive_seed(seed, f"demo-players:{name}"))
     read = _Reader(cfg.mail_out.maildir)
+    bot_turns: dict[str, int] = {}
     for _ in range(MAX_TURNS):
         match = ref.store.match(match_id)
         turn = ref.store.current_turn(match_id)
@@ -163,7 +164,7 @@ def _play(name, match_id, seed, ref, service, clock, cfg, say) -> str:
         if missed:  # let the deadline pass: the referee fills default orders
             clock.now = datetime.fromisoformat(turn["deadline"]) + timedelta(minutes=1)
             service.tick()
-        if _replace_abandoned(ref, service, clock, cfg, match_id, gm_key):
+        if _replace_abandoned(ref, service, clock, cfg, match_id, gm_key, bot_turns):
             keys.update(_keys(cfg.mail_out.maildir))   # the successor's key, from the welcome mail
         read.turn_done()
         if turn["number"] % 10 == 0:
@@ -205,10 +206,11 @@ def _keys(out: Path) -> dict[str, str]:
     return found
 
 
-def _replace_abandoned(ref, service, clock, cfg, match_id: str, gm_key: str) -> bool:
+def _replace_abandoned(ref, service, clock, cfg, match_id: str, gm_key: str, bot_turns: dict) -> bool:
     """The demo's GM answers the referee's request: every seat marked abandoned, or
-    handed to a bot by the dropouts rule a turn ago, goes by a GM mail to a successor
-    (``<seat>.2@demo.test``)."""
+    handed to a bot by the dropouts rule that has played a whole turn since, goes by a GM
+    mail to a successor (``<seat>.2@demo.test``).  ``bot_turns``: seat -> the first turn its
+    bot was seen to decide (a bot decides when its turn opens: played once it decides another)."""
     from referee.store import bots as bot_rows
     from referee.store import seats as seat_rows
 
@@ -218,8 +220,10 @@ def _replace_abandoned(ref, service, clock, cfg, match_id: str, gm_key: str) -> 
     number = ref.store.current_turn(match_id)["number"]
     for seat, row in bot_rows.bots(ref.store, match_id).items():
         decided = int((row["decided"] or "0").split(".")[0])
-        if row["why"] == "dropout" and decided and decided < number:   # the bot played a turn for it
-            marked[seat] = decided
+        if row["why"] == "dropout" and decided:
+            first = bot_turns.setdefault(seat, decided)
+            if decided > first or first < number:   # the bot played a turn for it
+                marked[seat] = first
     for seat, at in sorted(marked.items()):
         doc = yaml.safe_dump({"match": match_id, "player": "gm", "key": gm_key, "command": "replace", "seat": seat,
                               "email": f"{seat}.2@demo.test", "name": f"{seat.title()} II"}, sort_keys=False)
