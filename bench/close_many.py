@@ -126,12 +126,11 @@ def run_folder(work: str | None) -> contextlib.AbstractContextManager[str]:
 def one(n: int, source: Path, workers: int, profile: str | None, send: bool = True, nice: int = 0,
         chunk: int = 0, keep_in: str | None = None, parent_sends: bool = False) -> dict:
     # like for like: both variants at one priority (``--nice``; the pool's workers get no extra niceness:
-    # on a machine shared with others' work a niced close only gets what they leave), every picture kept
-    # until sent (no PNG rendered twice), the templates compiled before the clock starts (the service's
-    # in-process closes compile them at its first close, the workers when they start)
+    # on a machine shared with others' work a niced close only gets what they leave), the picture cache
+    # as the service has it (a pass's PNGs held until sent), the templates compiled before the clock starts
+    # (the service's in-process closes compile them at its first close, the workers when they start)
     if nice:
         os.nice(nice)
-    pictures.KEEP = max(pictures.KEEP, 2 * n + 2)
 
     with run_folder(keep_in) as tmp:
         root = Path(tmp)
