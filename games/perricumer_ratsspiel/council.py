@@ -50,13 +50,12 @@ def candidate_symbols(state: dict, candidate: str) -> set[str]:
     return own_symbols(members(state)[candidate])
 
 
-def vote_gains(state: dict, member_id: str, proposal: dict, symbols: set[str] | None = None) -> dict[str, int]:
+def vote_gains(state: dict, member_id: str, proposal: dict) -> dict[str, int]:
     """What each possible vote would bring the member if it carried."""
+    mems = members(state)   # read once: an election asks every candidate's symbols
+    syms = own_symbols(mems[member_id])
     if proposal["kind"] == "wahl":
-        mems = members(state)
-        syms = symbols if symbols is not None else own_symbols(mems[member_id])
         return {c: symbol_gain(syms, own_symbols(mems[c])) for c in proposal["candidates"]}
-    syms = symbols if symbols is not None else own_symbols(members(state)[member_id])
     return {"pro": symbol_gain(syms, proposal["pro"]), "contra": symbol_gain(syms, proposal["contra"])}
 
 
