@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 
@@ -26,6 +28,8 @@ class MailQueue:
     def __init__(self, store, settings: Settings, now: Callable[[], datetime], archive=None) -> None:
         self.store, self.settings, self.now, self.archive = store, settings, now, archive
         self._results: dict[tuple, tuple[str, dict]] = {}   # report_body's decoded turn results
+        self._inlined: OrderedDict[str, str] = OrderedDict()   # a report's HTML with its styles inline, by its HTML
+        self._lock = threading.Lock()
 
     def queue(self, dedupe: str, match_id: str | None, to: str, subject: str, text: str,
               html: str | None = None, *, reply_to=None, auto: str = "auto-generated",
@@ -93,6 +97,7 @@ class MailQueue:
         """A queued entry's parts with a report's body and picture filled in and
         the HTML's style sheet written inline (mail clients drop style sheets)."""
         p = fastjson.loads(data)   # either writing, and the rows json.dumps wrote before
+        cid = None
         if p.get("report"):
             p["text"], p["html"], picture = self.report_body(p["report"])
             stale = p["report"].get("stale_form")
@@ -105,10 +110,25 @@ class MailQueue:
                 p["text"], p["html"] = no_pictures.without_picture(p["text"], p["html"], no_pictures.lang_of(p["report"]))
             elif picture and p.get("picture_cid"):   # issue 38: a seat's 'command: no-pictures' is honoured above
                 p["picture"] = picture
-                p["html"] = p["html"].replace(PICTURE_CID, "cid:" + p["picture_cid"].strip("<>"))
+                cid = "cid:" + p["picture_cid"].strip("<>")
         if p["html"]:
-            p["html"] = inline_styles(p["html"])
+            p["html"] = self.inlined(p["html"])
+            if cid:   # after the styles: the report's HTML is the same for each of its readers' mails until here
+                p["html"] = p["html"].replace(PICTURE_CID, cid)
         return p
+
+    def inlined(self, html: str) -> str:
+        """``inline_styles(html)``, kept for the last ``INLINED`` distinct HTML texts: the observers
+        of a match who read one language get one report, whose mails go out one after another
+        (a hit compares the whole text: a dict's key)."""
+        done = self._inlined.get(html)
+        if done is None:
+            done = inline_styles(html)
+            with self._lock:   # a service's closing thread may build a mail meanwhile (a GM's preview)
+                self._inlined[html] = done
+                while len(self._inlined) > INLINED:
+                    self._inlined.popitem(last=False)
+        return done
 
     def report_body(self, ref: dict) -> tuple[str, str | None, str | None]:
         """(text, HTML, picture SVG) of a turn's report: the bodies from the archive,
@@ -141,6 +161,7 @@ class MailQueue:
 
 
 PICTURE_CID = "cid:board-picture"   # what a report's HTML calls the picture until it is queued
+INLINED = 8   # HTML texts kept with their styles inline (a report's is ~25 kB, inlined ~65 kB)
 
 
 def _extras(p: dict) -> dict:

@@ -62,7 +62,8 @@ def body(text: str) -> str:
     generator writes it for a part made by ``set_content(text, cte="quoted-printable")``."""
     # contentmanager: text.encode().splitlines() joined with LF plus a final LF
     # (bytes.splitlines breaks at CR, LF and CRLF only)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.endswith("\n"):
         text += "\n"
     data = text.encode("utf-8").replace(b"=", b"=3D")
@@ -70,8 +71,7 @@ def body(text: str) -> str:
     # what a pass writes (=XX) is safe, so no pass undoes another
     for byte in set(data.translate(None, _SAFE)):
         data = data.replace(bytes((byte,)), b"=%02X" % byte)
-    lines = data.decode("ascii").split("\n")
-    for i, line in enumerate(lines):
-        if len(line) > MAX_LINE or line[-1:] in (" ", "\t"):
-            lines[i] = _kept(line) if len(line) <= _KEPT_LINE else _wrap(line)
-    return "\r\n".join(lines)
+    # one list made at once, not a line at a time: 13% of this function's time on a close's mails
+    return "\r\n".join([line if len(line) <= MAX_LINE and line[-1:] not in (" ", "\t")
+                        else _kept(line) if len(line) <= _KEPT_LINE else _wrap(line)
+                        for line in data.decode("ascii").split("\n")])
