@@ -177,6 +177,21 @@ class RatsspielRules:
         from .picture import standings
         return standings(view)
 
+    def estimate(self, view: dict) -> dict:
+        """Each player's total were the session to end now, as the viewer can know it: the
+        public influence, the revealed agendas' bonuses that hold, and the viewer's own."""
+        pub = view["public"]
+        out = {m["player"]: m["total"] for m in pub["members"] if m["player"]}
+        agendas = {a["player"]: a for a in pub["revealed_agendas"] if a}
+        own = view.get("private", {}).get("agenda")
+        if own:
+            agendas.setdefault(own["player"], own)
+        if pub["outcome"] is None:
+            for player, a in agendas.items():
+                if a["active"] and player in out:
+                    out[player] += a["bonus"]
+        return out
+
     def order_form(self, state: dict, player: str, lang: str) -> str:
         owed = self.awaiting(state)
         if player not in owed:

@@ -76,3 +76,27 @@ def candidates(rules: GameRules, dets: list[Any], seat: str, stage: str, rng: Rn
         model = rules.default_orders(first, seat)
         found["default"] = (as_mapping(model), model)
     return list(found.values())
+
+
+def with_standard_parts(rules: GameRules, state: Any, seat: str, stage: str,
+                        moves: list[tuple[dict, BaseModel]], rng: Rng) -> list[tuple[dict, BaseModel]]:
+    """Every second drawn candidate (the default, found first, kept) with one top-level part,
+    drawn at random, left out, so the game's standard action decides it (the Ratsspiel: votes
+    as a non-player councillor would cast them, with the drawn actions kept).  For a search
+    too starved to tell many candidates apart: a random draw gets every part wrong at once,
+    this keeps the game's own sensible choice for one part while the others vary."""
+    out = moves[:1]
+    seen = {canonical_json(raw) for raw, _ in moves}
+    for i, (raw, model) in enumerate(moves[1:]):
+        if i % 2 and len(raw) > 1:
+            keys = sorted(raw)
+            gone = keys[rng.below(len(keys))]
+            part = {k: v for k, v in raw.items() if k != gone}
+            key = canonical_json(part)
+            checked_part = None if key in seen else checked(rules, state, seat, stage, part)
+            if checked_part is not None:
+                seen.add(key)
+                out.append((part, checked_part))
+                continue
+        out.append((raw, model))
+    return out

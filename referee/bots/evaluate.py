@@ -1,7 +1,7 @@
 """How good a position is for one seat, in [0, 1]: the outcome once the game is over,
-else the game's own ``estimate`` of the final scores, or its standings (the first label:
-the score, the influence), read from the public view, as a rank among the seats and a
-margin over the best rival."""
+else the game's own ``estimate`` of the final scores (read from the seat's own view), or
+its standings (the first label: the score, the influence; read from the public view), as
+a rank among the seats and a margin over the best rival."""
 from __future__ import annotations
 
 import math
@@ -35,8 +35,8 @@ def outcome_value(outcome: Mapping[str, Any], seat: str) -> float:
 
 def position_value(rules: GameRules, state: Any, seat: str) -> float:
     estimate = getattr(rules, "estimate", None)
-    if estimate is not None:
-        return _rank_and_margin(estimate(rules.view(state, PUBLIC)), seat)
+    if estimate is not None:   # from the seat's own view: its own secrets (an agenda) count too
+        return _rank_and_margin(estimate(rules.view(state, seat)), seat)
     standings = getattr(rules, "standings", None)
     if standings is None:
         return 0.5

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from referee.game_api.contract import GameRules, Rng
 from referee.game_api.scripted import random_player
 
-from .candidates import candidates
+from .candidates import candidates, with_standard_parts
 from .evaluate import outcome_value, position_value
 
 
@@ -27,10 +27,15 @@ class Strength:
     work: int        # orders resolved in all play-outs at most: a simultaneous game with many
                      # seats resolves as many orders a turn, and its turns cost as much more
     explore: float = 0.7
+    starved: float = 5.5   # play-outs a candidate could get at the full horizon (the first one's
+                           # cost tells) below which the search is starved: the Ratsspiel from 3
+                           # players (1.1-5.3 before its last sessions), never Founding Fathers
+                           # (9.1 at least), 1848 (6.7) or Nations (one seat at a time)
+    visits: int = 4        # ... and then the horizon is shortened until each can get this many
 
 
 STRENGTHS: dict[str, Strength] = {
-    "fast": Strength(draws=8, playouts=24, horizon=3, work=150),
+    "fast": Strength(draws=8, playouts=24, horizon=3, work=150, starved=0.0),   # the demo's: as it was
     "default": Strength(draws=24, playouts=160, horizon=6, work=1600),
 }
 
@@ -81,20 +86,30 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
     # apart (nothing scores within the horizon) the default, found first, would be chosen every
     # time, and bots playing bots would pass forever (Founding Fathers' empty snub)
     tie = [rng.random() for _ in moves]
-    work = 0
+    horizon, work = strength.horizon, 0
+    pending = list(range(len(moves)))   # every candidate is played once before the bandit chooses
     for n in range(strength.playouts):
-        if work >= strength.work and n >= len(moves):
+        if work >= strength.work and not pending:
             break
-        if n < len(moves):
-            arm = n
+        if pending:
+            arm = pending.pop(0)
         else:
             log_n = math.log(n)
             arm = max(range(len(moves)), key=lambda i: (
                 totals[i] / visits[i] + strength.explore * math.sqrt(log_n / visits[i]), tie[i]))
         det = dets[n] if n < len(dets) else determinize(state, seat, Rng(_seed(rng)))
-        value, cost = playout(rules, det, seat, moves[arm][1], rng, strength.horizon)
+        value, cost = playout(rules, det, seat, moves[arm][1], rng, horizon)
+        work += cost
+        if n == 0 and strength.work < strength.starved * len(moves) * cost:
+            # the first play-out's cost says each candidate would get one or two, each as long as
+            # the game (many seats move at once: the Ratsspiel): the choice would be noise.  Look
+            # less far ahead, and let every second draw leave a part to the standard action.
+            moves = with_standard_parts(rules, dets[0], seat, stage, moves, rng)
+            seats = len(rules.awaiting(state))
+            horizon = min(horizon, max(0, strength.work // (strength.visits * len(moves) * seats) - 1))
+            pending = list(range(len(moves)))   # every candidate anew, this one's play-out dropped
+            continue
         totals[arm] += value
         visits[arm] += 1
-        work += cost
     best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / max(1, visits[i]), tie[i]))
     return moves[best][0]

@@ -268,10 +268,12 @@ class GameRules(Protocol):
     #     ``rng``.  The result depends only on that view and ``rng`` (issue 35: a bot
     #     never reads what its seat may not see; it searches over such states).
     # estimate(view) -> {player: number}
-    #     Each player's score were the game to end now, read from the public view: how a
-    #     bot judges where its look-ahead stops (issue 35).  Needed where the standings
-    #     leave out what counts only at the end (Nations' tiles); without it the bots read
-    #     the first label of ``standings``.
+    #     Each player's score were the game to end now, as the viewer can know it: how a
+    #     bot judges where its look-ahead stops (issue 35); it is handed its own seat's
+    #     view, so its own secrets may count (the Ratsspiel's agenda), never another's.
+    #     Needed where the standings leave out what counts only at the end (Nations'
+    #     tiles, the Ratsspiel's agendas); without it the bots read the first label of
+    #     ``standings``.
 
 
 def redeal(slots: Sequence[Any], cards: Sequence[str], rng: Rng,

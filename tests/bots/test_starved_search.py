@@ -1,0 +1,109 @@
+"""Issue 35: where many seats move at once (the Ratsspiel from five players) the search's
+budget gives each candidate a play-out or two to the end of the game, which cannot tell them
+apart; there it shortens its look-ahead, judges by the game's ``estimate`` from the seat's
+own view, and lets some candidates leave a part to the game's standard action."""
+from __future__ import annotations
+
+import pytest
+from hiddenkit import twin
+
+from referee.app.arena import seat_names
+from referee.bots import decide, search
+from referee.bots.candidates import candidates, with_standard_parts
+from referee.bots.search import STRENGTHS
+from referee.game_api import registry
+from referee.game_api.contract import PUBLIC, Rng, canonical_json, derive_seed
+from referee.game_api.scripted import random_player
+
+RATS = registry.get("perricumer_ratsspiel")
+
+
+def _session(players: int, sessions: int = 2, seed: str = "starved") -> dict:
+    """A Ratsspiel match of ``players`` random players, ``sessions`` sessions in."""
+    seats = seat_names(players)
+    state = RATS.setup(seats, {}, Rng(derive_seed(seed, "setup")))
+    draw, rng = random_player(RATS), Rng(derive_seed(seed, "orders"))
+    for turn in range(sessions):
+        orders = {p: RATS.order_schema(state, s).model_validate(draw(state, p, rng))
+                  for p, s in sorted(RATS.awaiting(state).items())}
+        state = RATS.resolve(state, orders, Rng(derive_seed(seed, turn))).state
+    return state
+
+
+def _rescued(monkeypatch, rules, state, seat, strength="default") -> int:
+    """How often ``decide`` found its search starved (``with_standard_parts`` called)."""
+    calls = []
+    real = search.with_standard_parts
+    monkeypatch.setattr(search, "with_standard_parts", lambda *a: calls.append(1) or real(*a))
+    decide(rules, state, seat, seed=9, strength=strength)
+    return len(calls)
+
+
+def test_a_ratsspiel_session_of_three_is_starved_and_a_solo_one_is_not(monkeypatch):
+    assert _rescued(monkeypatch, RATS, _session(3), "seat1") == 1
+    assert _rescued(monkeypatch, RATS, _session(1), "seat1") == 0
+    assert _rescued(monkeypatch, RATS, _session(3), "seat1", "fast") == 0, "the demo's fast bots choose as they did"
+
+
+@pytest.mark.parametrize("game, players", [("founding_fathers", 5), ("revolution_1848", 4)])
+def test_a_game_whose_many_seats_move_at_once_only_briefly_is_never_starved(monkeypatch, game, players):
+    """Founding Fathers and 1848 await several seats at once in some stages, but a play-out
+    soon goes on one seat at a time: their bots choose as before the rescue."""
+    rules = registry.get(game)
+    seats = seat_names(players)
+    state = rules.setup(seats, {}, Rng(derive_seed("never", "setup")))
+    draw, rng, seen = random_player(rules), Rng(3), 0
+    for turn in range(60):
+        awaiting = rules.awaiting(state)
+        if len(awaiting) > 1 and seen < 3:
+            seen += 1
+            assert _rescued(monkeypatch, rules, state, sorted(awaiting)[0]) == 0
+        orders = {p: rules.order_schema(state, s).model_validate(draw(state, p, rng)) for p, s in sorted(awaiting.items())}
+        state = rules.resolve(state, orders, Rng(turn)).state
+    assert seen, f"{game}: no stage with several seats at once in 60 turns"
+
+
+def test_a_starved_search_keeps_the_default_and_leaves_one_part_of_every_second_draw_out():
+    state = _session(8)
+    seat = "seat3"
+    stage = RATS.awaiting(state)[seat]
+    dets = [RATS.determinize(state, seat, Rng(i)) for i in range(4)]
+    moves = candidates(RATS, dets, seat, stage, Rng(5), STRENGTHS["default"].draws)
+    mixed = with_standard_parts(RATS, dets[0], seat, stage, moves, Rng(6))
+    assert len(mixed) == len(moves) and mixed[0] == moves[0]
+    shortened = 0
+    for i, ((raw, _), (new, model)) in enumerate(zip(moves[1:], mixed[1:])):
+        if i % 2 == 0:
+            assert new == raw
+            continue
+        if new != raw:
+            shortened += 1
+            assert set(new) < set(raw) and len(raw) - len(new) == 1
+            assert all(new[k] == raw[k] for k in new)
+        errors = [p for p in RATS.validate(dets[0], seat, model) if p.is_error]
+        assert not errors
+    assert shortened >= len(moves) // 3, "most odd draws should leave a part to the standard action"
+    assert len({canonical_json(raw) for raw, _ in mixed}) == len(mixed), "a candidate twice"
+
+
+def test_a_starved_bot_still_decides_the_same_in_states_its_seat_cannot_tell_apart():
+    state = _session(6)
+    seat = "seat2"
+    other = twin(RATS, state, seat)
+    assert canonical_json(RATS.dump(other)) != canonical_json(RATS.dump(state))
+    assert decide(RATS, state, seat, seed=4) == decide(RATS, other, seat, seed=4)
+
+
+def test_the_ratsspiel_estimate_counts_the_seats_own_agenda_and_the_revealed_ones_only():
+    state = _session(3, sessions=1)
+    state["agendas"] = {"seat1": "gelehrt", "seat2": "volk", "seat3": "schatz"}
+    state["values"].update(wissenschaft=15, zufriedenheit=15, stadtkasse=3)   # seat1's, seat2's hold
+    rows = RATS.view(state, PUBLIC)["public"]["members"]
+    public = {row["player"]: row["total"] for row in rows if row["player"]}
+    mine = RATS.estimate(RATS.view(state, "seat1"))
+    assert mine == {**public, "seat1": public["seat1"] + 6}, "seat2's agenda is secret from seat1"
+    state["revealed"] = ["seat2"]
+    mine = RATS.estimate(RATS.view(state, "seat1"))
+    assert mine == {**public, "seat1": public["seat1"] + 6, "seat2": public["seat2"] + 6}
+    assert RATS.estimate(RATS.view(state, "seat3")) == {**public, "seat2": public["seat2"] + 6}, \
+        "seat3's agenda does not hold"
