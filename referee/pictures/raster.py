@@ -85,23 +85,30 @@ def _loaded(vips, svg: str, data: bytes):
     more (~1 ms of a picture's ~32, ``bench/pictures_png.py``); otherwise librsvg's header."""
     size = size_of(svg)
     if size is not None:
-        width, height = size
-        if not (0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE):
+        if not _fits(*size):
             return None
-        scale = min(1.0, WIDTH / width)
-        drawn = vips.Image.svgload_buffer(data, scale=scale) if scale < 1.0 else vips.Image.svgload_buffer(data)
+        drawn, scale = _at_width(vips, data, size[0])
         # librsvg saw the size read here (else: read it as before, from librsvg's own header)
-        if abs(drawn.width - width * scale) < 1 and abs(drawn.height - height * scale) < 1:
-            return drawn if drawn.width <= MAX_SIDE and drawn.height <= MAX_SIDE else None
-    drawn = vips.Image.svgload_buffer(data)   # the header only: nothing is drawn yet
-    if not (0 < drawn.width <= MAX_SIDE and 0 < drawn.height <= MAX_SIDE):
+        if abs(drawn.width - size[0] * scale) < 1 and abs(drawn.height - size[1] * scale) < 1:
+            return drawn if _fits(drawn.width, drawn.height) else None
+    header = vips.Image.svgload_buffer(data)   # the header only: nothing is drawn yet
+    if not _fits(header.width, header.height):
         return None
-    scale = min(1.0, WIDTH / drawn.width)
+    drawn, _ = _at_width(vips, data, header.width, header)
+    return drawn if _fits(drawn.width, drawn.height) else None
+
+
+def _fits(width: int, height: int) -> bool:
+    return 0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE
+
+
+def _at_width(vips, data: bytes, width: int, loaded=None):
+    """(the document loaded to be drawn at most ``WIDTH`` wide, its scale): a wider one is drawn
+    at the smaller size (crisp text, not resampled); ``loaded``, if given, serves at scale 1."""
+    scale = min(1.0, WIDTH / width)
     if scale < 1.0:
-        drawn = vips.Image.svgload_buffer(data, scale=scale)   # drawn at this size: crisp text, not resampled
-        if not (0 < drawn.width <= MAX_SIDE and 0 < drawn.height <= MAX_SIDE):
-            return None
-    return drawn
+        return vips.Image.svgload_buffer(data, scale=scale), scale
+    return (loaded if loaded is not None else vips.Image.svgload_buffer(data)), scale
 
 
 # the root tag, at the document's start: what ``Svg.document`` writes (no XML declaration, no

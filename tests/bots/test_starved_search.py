@@ -1,8 +1,10 @@
-"""Issue 35: where many seats move at once (the Ratsspiel from five players) the search's
+"""Issue 35: where many seats move at once (the Ratsspiel from three players) the search's
 budget gives each candidate a play-out or two to the end of the game, which cannot tell them
 apart; there it shortens its look-ahead, judges by the game's ``estimate`` from the seat's
 own view, and lets some candidates leave a part to the game's standard action."""
 from __future__ import annotations
+
+import itertools
 
 import pytest
 from hiddenkit import twin
@@ -18,16 +20,20 @@ from referee.game_api.scripted import random_player
 RATS = registry.get("perricumer_ratsspiel")
 
 
+def _states(rules, players: int, seed: str):
+    """Each state of a match of ``players`` random legal players, from its setup on."""
+    state = rules.setup(seat_names(players), {}, Rng(derive_seed(seed, "setup")))
+    draw, rng = random_player(rules), Rng(derive_seed(seed, "orders"))
+    for turn in itertools.count():
+        yield state
+        orders = {p: rules.order_schema(state, s).model_validate(draw(state, p, rng))
+                  for p, s in sorted(rules.awaiting(state).items())}
+        state = rules.resolve(state, orders, Rng(derive_seed(seed, turn))).state
+
+
 def _session(players: int, sessions: int = 2, seed: str = "starved") -> dict:
     """A Ratsspiel match of ``players`` random players, ``sessions`` sessions in."""
-    seats = seat_names(players)
-    state = RATS.setup(seats, {}, Rng(derive_seed(seed, "setup")))
-    draw, rng = random_player(RATS), Rng(derive_seed(seed, "orders"))
-    for turn in range(sessions):
-        orders = {p: RATS.order_schema(state, s).model_validate(draw(state, p, rng))
-                  for p, s in sorted(RATS.awaiting(state).items())}
-        state = RATS.resolve(state, orders, Rng(derive_seed(seed, turn))).state
-    return state
+    return next(itertools.islice(_states(RATS, players, seed), sessions, None))
 
 
 def _rescued(monkeypatch, rules, state, seat, strength="default") -> int:
@@ -50,16 +56,12 @@ def test_a_game_whose_many_seats_move_at_once_only_briefly_is_never_starved(monk
     """Founding Fathers and 1848 await several seats at once in some stages, but a play-out
     soon goes on one seat at a time: their bots choose as before the rescue."""
     rules = registry.get(game)
-    seats = seat_names(players)
-    state = rules.setup(seats, {}, Rng(derive_seed("never", "setup")))
-    draw, rng, seen = random_player(rules), Rng(3), 0
-    for turn in range(60):
+    seen = 0
+    for state in itertools.islice(_states(rules, players, "never"), 60):
         awaiting = rules.awaiting(state)
         if len(awaiting) > 1 and seen < 3:
             seen += 1
             assert _rescued(monkeypatch, rules, state, sorted(awaiting)[0]) == 0
-        orders = {p: rules.order_schema(state, s).model_validate(draw(state, p, rng)) for p, s in sorted(awaiting.items())}
-        state = rules.resolve(state, orders, Rng(turn)).state
     assert seen, f"{game}: no stage with several seats at once in 60 turns"
 
 
