@@ -5,7 +5,7 @@ n players: >= 2/n, twice a fair share), the game length and the CPU seconds per 
 (one core; target <= 2 s at the default strength).  A solo game (one player) is won by its
 player nearly always, so there the figure is the final score: the bot's mean against a random
 legal player's on the same seeds, with 95% intervals (target: the bot's interval above).
-Every player count each game takes is played, except the Ratsspiel's (1-24): 1 to 5 and 8.
+Every player count each game takes is played, except the Ratsspiel's (1-24): 1 to 8.
 
 The matches run in parts of ``--part`` matches, taken in turn from every configuration, so
 a run stopped early still has figures for all (the running totals are printed after each
@@ -28,7 +28,8 @@ CONFIGS = [("founding_fathers", 3), ("founding_fathers", 4), ("founding_fathers"
            ("nations_dice", 1), ("nations_dice", 2), ("nations_dice", 3), ("nations_dice", 4),
            ("revolution_1848", 2), ("revolution_1848", 3), ("revolution_1848", 4),
            ("perricumer_ratsspiel", 1), ("perricumer_ratsspiel", 2), ("perricumer_ratsspiel", 3),
-           ("perricumer_ratsspiel", 4), ("perricumer_ratsspiel", 5), ("perricumer_ratsspiel", 8)]
+           ("perricumer_ratsspiel", 4), ("perricumer_ratsspiel", 5), ("perricumer_ratsspiel", 6),
+           ("perricumer_ratsspiel", 7), ("perricumer_ratsspiel", 8)]
 
 
 def target(n: int) -> float:

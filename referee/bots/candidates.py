@@ -78,25 +78,24 @@ def candidates(rules: GameRules, dets: list[Any], seat: str, stage: str, rng: Rn
     return list(found.values())
 
 
-def with_standard_parts(rules: GameRules, state: Any, seat: str, stage: str,
-                        moves: list[tuple[dict, BaseModel]], rng: Rng) -> list[tuple[dict, BaseModel]]:
-    """Every second drawn candidate (the default, found first, kept) with one top-level part,
-    drawn at random, left out, so the game's standard action decides it (the Ratsspiel: votes
-    as a non-player councillor would cast them, with the drawn actions kept).  For a search
-    too starved to tell many candidates apart: a random draw gets every part wrong at once,
-    this keeps the game's own sensible choice for one part while the others vary."""
+def one_part_each(rules: GameRules, state: Any, seat: str, stage: str,
+                  moves: list[tuple[dict, BaseModel]]) -> list[tuple[dict, BaseModel]]:
+    """The default (found first) and then every top-level part of every drawn candidate as
+    an order of its own, each once: the game's standard action decides the parts left out
+    (the Ratsspiel: votes as a non-player councillor would cast them, the action points to
+    administration).  For a search too starved to tell whole random orders apart: a random
+    draw gets every part wrong at once, while one part changed from the standard shows
+    what that part is worth (in the Ratsspiel: all action points to campaigning)."""
     out = moves[:1]
-    seen = {canonical_json(raw) for raw, _ in moves}
-    for i, (raw, model) in enumerate(moves[1:]):
-        if i % 2 and len(raw) > 1:
-            keys = sorted(raw)
-            gone = keys[rng.below(len(keys))]
-            part = {k: v for k, v in raw.items() if k != gone}
-            key = canonical_json(part)
-            checked_part = None if key in seen else checked(rules, state, seat, stage, part)
-            if checked_part is not None:
-                seen.add(key)
-                out.append((part, checked_part))
+    seen = {canonical_json(raw) for raw, _ in out}
+    for raw, _ in moves[1:]:
+        for key in sorted(raw):
+            part = {key: raw[key]}
+            text = canonical_json(part)
+            if text in seen:
                 continue
-        out.append((raw, model))
+            seen.add(text)
+            model = checked(rules, state, seat, stage, part)
+            if model is not None:
+                out.append((part, model))
     return out

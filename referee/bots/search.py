@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from referee.game_api.contract import GameRules, Rng
 from referee.game_api.scripted import random_player
 
-from .candidates import candidates, with_standard_parts
+from .candidates import candidates, one_part_each
 from .evaluate import outcome_value, position_value
 
 
@@ -31,7 +31,7 @@ class Strength:
                            # cost tells) below which the search is starved: the Ratsspiel from 3
                            # players (1.1-5.3 before its last sessions), never Founding Fathers
                            # (9.1 at least), 1848 (6.7) or Nations (one seat at a time)
-    visits: int = 4        # ... and then the horizon is shortened until each can get this many
+    starved_playouts: int = 400   # ... and then the play-outs at most, each one resolve long
 
 
 STRENGTHS: dict[str, Strength] = {
@@ -86,9 +86,10 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
     # apart (nothing scores within the horizon) the default, found first, would be chosen every
     # time, and bots playing bots would pass forever (Founding Fathers' empty snub)
     tie = [rng.random() for _ in moves]
-    horizon, work = strength.horizon, 0
+    horizon, work, limit = strength.horizon, 0, strength.playouts
     pending = list(range(len(moves)))   # every candidate is played once before the bandit chooses
-    for n in range(strength.playouts):
+    n = 0
+    while n < limit:
         if work >= strength.work and not pending:
             break
         if pending:
@@ -100,13 +101,16 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
         det = dets[n] if n < len(dets) else determinize(state, seat, Rng(_seed(rng)))
         value, cost = playout(rules, det, seat, moves[arm][1], rng, horizon)
         work += cost
-        if n == 0 and strength.work < strength.starved * len(moves) * cost:
+        n += 1
+        if n == 1 and strength.work < strength.starved * len(moves) * cost:
             # the first play-out's cost says each candidate would get one or two, each as long as
-            # the game (many seats move at once: the Ratsspiel): the choice would be noise.  Look
-            # less far ahead, and let every second draw leave a part to the standard action.
-            moves = with_standard_parts(rules, dets[0], seat, stage, moves, rng)
-            seats = len(rules.awaiting(state))
-            horizon = min(horizon, max(0, strength.work // (strength.visits * len(moves) * seats) - 1))
+            # the game (many seats move at once: the Ratsspiel): the choice would be noise.  Judge
+            # every candidate right after the session it plays in (the game's estimate), so the
+            # work budget buys many play-outs, and offer each part of a drawn order on its own.
+            moves = one_part_each(rules, dets[0], seat, stage, moves)
+            visits, totals = [0] * len(moves), [0.0] * len(moves)
+            tie = [rng.random() for _ in moves]
+            horizon, limit = 0, strength.starved_playouts
             pending = list(range(len(moves)))   # every candidate anew, this one's play-out dropped
             continue
         totals[arm] += value

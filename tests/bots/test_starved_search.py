@@ -1,7 +1,8 @@
 """Issue 35: where many seats move at once (the Ratsspiel from three players) the search's
 budget gives each candidate a play-out or two to the end of the game, which cannot tell them
-apart; there it shortens its look-ahead, judges by the game's ``estimate`` from the seat's
-own view, and lets some candidates leave a part to the game's standard action."""
+apart; there it judges each candidate right after its session by the game's ``estimate`` from
+the seat's own view, and offers each part of a drawn order on its own (the game's standard
+action deciding the others)."""
 from __future__ import annotations
 
 import itertools
@@ -11,7 +12,7 @@ from hiddenkit import twin
 
 from referee.app.arena import seat_names
 from referee.bots import decide, search
-from referee.bots.candidates import candidates, with_standard_parts
+from referee.bots.candidates import candidates, one_part_each
 from referee.bots.search import STRENGTHS
 from referee.game_api import registry
 from referee.game_api.contract import PUBLIC, Rng, canonical_json, derive_seed
@@ -37,10 +38,10 @@ def _session(players: int, sessions: int = 2, seed: str = "starved") -> dict:
 
 
 def _rescued(monkeypatch, rules, state, seat, strength="default") -> int:
-    """How often ``decide`` found its search starved (``with_standard_parts`` called)."""
+    """How often ``decide`` found its search starved (``one_part_each`` called)."""
     calls = []
-    real = search.with_standard_parts
-    monkeypatch.setattr(search, "with_standard_parts", lambda *a: calls.append(1) or real(*a))
+    real = search.one_part_each
+    monkeypatch.setattr(search, "one_part_each", lambda *a: calls.append(1) or real(*a))
     decide(rules, state, seat, seed=9, strength=strength)
     return len(calls)
 
@@ -65,27 +66,32 @@ def test_a_game_whose_many_seats_move_at_once_only_briefly_is_never_starved(monk
     assert seen, f"{game}: no stage with several seats at once in 60 turns"
 
 
-def test_a_starved_search_keeps_the_default_and_leaves_one_part_of_every_second_draw_out():
+def test_a_starved_search_keeps_the_default_and_offers_each_part_of_every_draw_on_its_own():
     state = _session(8)
     seat = "seat3"
     stage = RATS.awaiting(state)[seat]
     dets = [RATS.determinize(state, seat, Rng(i)) for i in range(4)]
     moves = candidates(RATS, dets, seat, stage, Rng(5), STRENGTHS["default"].draws)
-    mixed = with_standard_parts(RATS, dets[0], seat, stage, moves, Rng(6))
-    assert len(mixed) == len(moves) and mixed[0] == moves[0]
-    shortened = 0
-    for i, ((raw, _), (new, model)) in enumerate(zip(moves[1:], mixed[1:])):
-        if i % 2 == 0:
-            assert new == raw
-            continue
-        if new != raw:
-            shortened += 1
-            assert set(new) < set(raw) and len(raw) - len(new) == 1
-            assert all(new[k] == raw[k] for k in new)
-        errors = [p for p in RATS.validate(dets[0], seat, model) if p.is_error]
-        assert not errors
-    assert shortened >= len(moves) // 3, "most odd draws should leave a part to the standard action"
-    assert len({canonical_json(raw) for raw, _ in mixed}) == len(mixed), "a candidate twice"
+    parts = one_part_each(RATS, dets[0], seat, stage, moves)
+    assert parts[0] == moves[0], "the default stays first"
+    offered = {canonical_json(raw) for raw, _ in parts[1:]}
+    assert len(offered) == len(parts) - 1, "a candidate twice"
+    wanted = {canonical_json({key: raw[key]}) for raw, _ in moves[1:] for key in raw}
+    assert offered == wanted - {canonical_json(moves[0][0])}, "every part of every draw, and nothing else"
+    assert {key for raw, _ in parts[1:] for key in raw} >= {"abstimmung", "aktionen", "auswahl"}
+    for raw, model in parts:
+        assert not [p for p in RATS.validate(dets[0], seat, model) if p.is_error], raw
+
+
+def test_a_starved_search_judges_each_candidate_one_session_ahead(monkeypatch):
+    """The look-ahead is the move's own session: every play-out after the rescue resolves once."""
+    horizons = []
+    real = search.playout
+    monkeypatch.setattr(search, "playout", lambda *a: horizons.append(a[-1]) or real(*a))
+    decide(RATS, _session(5), "seat2", seed=3)
+    assert horizons[0] == STRENGTHS["default"].horizon, "the first play-out, the one that tells"
+    assert set(horizons[1:]) == {0}
+    assert len(horizons) > STRENGTHS["default"].playouts, "the work budget, not the play-out cap, bounds it"
 
 
 def test_a_starved_bot_still_decides_the_same_in_states_its_seat_cannot_tell_apart():
