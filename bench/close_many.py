@@ -307,7 +307,7 @@ def show(r: dict, base: dict) -> None:
               f"{f['ready_cpu'] / b['ready_cpu']:.2f}x", flush=True)
     print(f"  closed {r['closed']} of {r['due']} due (the other matches ended in the build's turns), failed {r['failed']}, more {r['more']}; pictures left undrawn {r['drawn_later']}; "
           f"outbox {r['outbox_rows']} rows / {r['outbox_keys']} keys ({r['observer_rows']} to observers); sent {r['sent']} into a Maildir ({r.get('workers_sent', 0)} by the close workers) in "
-          f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU (+{r['pictures_cpu']:.1f} s CPU in picture workers); "
+          f"{r['send_s']:.1f} s wall, {r['send_cpu']:.1f} s CPU; the picture workers' whole lives (start-up included) {r['pictures_cpu']:.1f} s CPU; "
           f"close workers' whole lives {r['pool_cpu']:.2f} s CPU; peak RSS {r['peak_rss_mb']:.0f} MB (before tick "
           f"{r['rss_before_mb']:.0f}; a close worker's {r.get('workers_peak_rss_mb', 0):.0f}); SQLite {r['db_per_match_turn'] / 1024:.0f} KB/match-turn, the close adds "
           f"{r['db_close_per_match'] / 1024:.0f} KB/match to SQLite and {r['archive_close_per_match'] / 1024:.0f} "

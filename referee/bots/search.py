@@ -108,6 +108,8 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
             # every candidate right after the session it plays in (the game's estimate), so the
             # work budget buys many play-outs, and offer each part of a drawn order on its own.
             moves = one_part_each(rules, dets[0], seat, stage, moves)
+            if len(moves) == 1:   # no part stands on its own: the default, without spending the budget
+                return moves[0][0]
             visits, totals = [0] * len(moves), [0.0] * len(moves)
             tie = [rng.random() for _ in moves]
             horizon, limit = 0, strength.starved_playouts
