@@ -115,3 +115,14 @@ def test_the_ratsspiel_estimate_counts_the_seats_own_agenda_and_the_revealed_one
     assert mine == {**public, "seat1": public["seat1"] + 6, "seat2": public["seat2"] + 6}
     assert RATS.estimate(RATS.view(state, "seat3")) == {**public, "seat2": public["seat2"] + 6}, \
         "seat3's agenda does not hold"
+
+
+def test_a_starved_search_with_no_part_that_stands_alone_sends_the_default_at_once(monkeypatch):
+    played = []
+    real = search.playout
+    monkeypatch.setattr(search, "playout", lambda *a: played.append(1) or real(*a))
+    monkeypatch.setattr(search, "one_part_each", lambda rules, state, seat, stage, moves: moves[:1])
+    state = _session(5)
+    default = RATS.default_orders(state, "seat2").model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert decide(RATS, state, "seat2", seed=3) == default
+    assert played == [1], "only the play-out that found the search starved"
