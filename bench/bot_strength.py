@@ -5,12 +5,15 @@ n players: >= 2/n, twice a fair share), the game length and the CPU seconds per 
 (one core; target <= 2 s at the default strength).  A solo game (one player) is won by its
 player nearly always, so there the figure is the final score: the bot's mean against a random
 legal player's on the same seeds, with 95% intervals (target: the bot's interval above).
-Every player count each game takes is played, except the Ratsspiel's (1-24): 1 to 8.
+Every player count each game takes is played, except the Ratsspiel's (1-24): 1 to 8 (others
+with ``--only perricumer_ratsspiel:12``).  Where a match can end with no seat first (the
+Ratsspiel's common defeat or a non-player's win) the line says how often; ``--all-random`` plays
+the same seeds with every seat random too, to show how often any seat can come first at all.
 
 The matches run in parts of ``--part`` matches, taken in turn from every configuration, so
 a run stopped early still has figures for all (the running totals are printed after each
 part).  ``--jobs 2`` plays two parts at once.
-Run:  python bench/bot_strength.py [--games 200] [--strength default] [--jobs 1] [--smoke]
+Run:  python bench/bot_strength.py [--games 200] [--strength default] [--jobs 1] [--only game:n,...] [--all-random] [--smoke]
 """
 from __future__ import annotations
 
@@ -72,7 +75,19 @@ def line(res: ArenaResult, strength: str) -> str:
     return (f"{res.game:21} {res.players}p {bot.games:4} games  bot wins {rate:6.1%} [{low:5.1%}, {high:5.1%}]  "
             f"target {goal:4.0%} {verdict:7}  {statistics.mean(res.lengths):6.1f} turns  "
             f"{statistics.mean(times):.3f} s mean {max(times):.3f} s max per decision (CPU)"
+            + (f"  no seat won {res.unwon / len(res.lengths):.0%}" if res.unwon else "")
             + (f"  REFUSED {res.refused}" if res.refused else ""))
+
+
+def random_line(res: ArenaResult) -> str:
+    """The same seeds with a random legal player in every seat (``--all-random``): how often a
+    seat comes first at all where a match can end with none first (the Ratsspiel: Korruption's
+    common defeat, or a non-player councillor's win)."""
+    games = len(res.lengths)
+    firsts = sum(t.wins for t in res.by_strategy.values())
+    return (f"{res.game:21} {res.players}p {games:4} games  all random: no seat won {res.unwon / games:6.1%}, "
+            f"a seat came first in {firsts / games:6.1%} ({firsts / games / res.players:5.1%} each; "
+            f"the bot's target {target(res.players):4.0%})")
 
 
 def main() -> int:
@@ -84,6 +99,8 @@ def main() -> int:
     ap.add_argument("--only", default="", help="game:n,game:n ... (default: every configuration)")
     ap.add_argument("--seed", default="bench-bots")
     ap.add_argument("--nice", type=int, default=0, help="lower the workers' priority by N")
+    ap.add_argument("--all-random", action="store_true", help="also the same seeds with every seat random: "
+                    "how often any seat can come first")
     ap.add_argument("--smoke", action="store_true", help="a tiny run: one fast-bot match of two games; fails if broken")
     args = ap.parse_args()
     configs = [(g, int(n)) for g, n in (x.split(":") for x in args.only.split(",") if x)] or CONFIGS
@@ -91,10 +108,12 @@ def main() -> int:
         args.games, args.part, args.strength, args.jobs = 1, 1, "fast", 1
         args.games, args.part = 2, 2
         configs = [("revolution_1848", 2), ("founding_fathers", 3), ("nations_dice", 1)]
-    # a solo configuration also plays its baseline: a random player on the same seeds
+        args.all_random = True
+    # a solo configuration also plays its baseline: a random player on the same seeds (every
+    # configuration with --all-random: how often any seat comes first where none may)
     jobs = [(g, n, first, min(args.part, args.games - first), args.seed, how)
             for first in range(0, args.games, args.part) for g, n in configs
-            for how in ([args.strength, RANDOM] if n == 1 else [args.strength])]
+            for how in ([args.strength, RANDOM] if n == 1 or args.all_random else [args.strength])]
     print(f"bot strength {args.strength}, {args.games} matches per configuration, parts of {args.part}, "
           f"{args.jobs} jobs; load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     start = time.time()
@@ -114,6 +133,8 @@ def main() -> int:
     print(f"--- totals after {time.time() - start:.0f} s wall; load average at end {os.getloadavg()[0]:.2f}")
     for g, n in configs:
         print(shown((g, n, args.strength)))
+        if args.all_random and n > 1:
+            print(random_line(totals[(g, n, RANDOM)]))
     broken = any(res.refused or not res.lengths for res in totals.values())
     return 1 if broken else 0
 

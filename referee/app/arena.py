@@ -40,6 +40,7 @@ class ArenaResult:
     by_strategy: dict[str, Tally] = field(default_factory=dict)
     lengths: list[int] = field(default_factory=list)
     unfinished: int = 0
+    unwon: int = 0                              # ended with no seat first: a common defeat, a non-player's win
     refused: int = 0                            # bot orders the game refused (should stay 0)
 
 
@@ -123,6 +124,8 @@ def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: s
         winners = set((outcome or {}).get("winners") or [])
         if outcome is None:
             result.unfinished += 1
+        elif not winners:
+            result.unwon += 1
         scores = (outcome or {}).get("scores") or {}
         for i, (seat, how) in enumerate(zip(seat_names(players), strategies)):
             won = seat in winners
@@ -147,6 +150,7 @@ def merge(into: ArenaResult, part: ArenaResult) -> ArenaResult:
             mine.scores.extend(tally.scores)
     into.lengths.extend(part.lengths)
     into.unfinished += part.unfinished
+    into.unwon += part.unwon
     into.refused += part.refused
     into.strategies = sorted(into.by_strategy, key=lambda s: (s == RANDOM, s))
     return into

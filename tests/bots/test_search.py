@@ -82,3 +82,17 @@ def test_bots_playing_bots_finish_a_founding_fathers_game():
     from referee.game_api import registry
     result = run_arena(registry.get("founding_fathers"), 4, 1, "stall", "fast", "fast")
     assert result.unfinished == 0 and result.lengths[0] < 400, result.lengths
+
+
+def test_the_arena_counts_the_matches_no_seat_won():
+    """The Ratsspiel's common defeat and a non-player councillor's win leave every seat without
+    a first place: the arena says how often (``unwon``), beside the win rates."""
+    from referee.app.arena import RANDOM, play_match, run_arena
+    from referee.game_api import registry
+    rules = registry.get("perricumer_ratsspiel")
+    result = run_arena(rules, 12, 4, "unwon", RANDOM, RANDOM)
+    none_first = sum(1 for i in range(4)
+                     if not (play_match(rules, [RANDOM] * 12, f"unwon:{i}")[0] or {}).get("winners"))
+    assert none_first, "twelve random players lose most matches to Korruption"
+    assert result.unwon == none_first
+    assert result.by_strategy[RANDOM].wins == 4 - none_first, "one first place in every other match"
