@@ -65,6 +65,10 @@ WORDS = {
         "en": "; {n} stopped after the turn limit, won by nobody",
         "de": "; {n} beim Zuglimit abgebrochen, ohne Sieger",
     },
+    "unwon": {
+        "en": "no player won {n} of {games} matches ({rate:.0%}): a common defeat, or a non-player's win",
+        "de": "{n} von {games} Partien ({rate:.0%}) gewann kein Spieler: gemeinsame Niederlage oder Sieg einer Nichtspielerfigur",
+    },
     "timing": {
         "en": "{strategy}: {n} decisions, {mean:.3f} s mean, {max:.3f} s max per decision (CPU time, one core)",
         "de": "{strategy}: {n} Entscheidungen, im Mittel {mean:.3f} s, höchstens {max:.3f} s je Entscheidung (CPU-Zeit, ein Kern)",
@@ -116,6 +120,9 @@ def report(res: ArenaResult, lang: str, head: str) -> list[str]:
     stopped = t["stopped"].format(n=res.unfinished) if res.unfinished else ""
     lines.append(t["length"].format(mean=statistics.mean(res.lengths), lo=min(res.lengths),
                                     hi=max(res.lengths), stopped=stopped))
+    if res.unwon:
+        games = len(res.lengths)
+        lines.append(t["unwon"].format(n=res.unwon, games=games, rate=res.unwon / games))
     for how in res.strategies:
         times = res.by_strategy[how].times
         if times:

@@ -53,6 +53,22 @@ def test_a_solo_bot_plays_for_its_score_not_blind():
     assert sum(bot) > sum(rnd) + 10, (bot, rnd)
 
 
+def test_arena_says_how_often_no_player_won_in_both_languages(capsys):
+    """Twelve Ratsspiel players lose most matches together (Korruption 13): the win rates alone
+    would hide it."""
+    args = ["perricumer_ratsspiel", "--players", "12", "--games", "3", "--strength", "fast", "--seed", "none"]
+    code, out, _ = run(capsys, *args, "--lang", "en")
+    assert code == 0
+    found = re.search(r"^no player won (\d) of 3 matches \((\d+)%\): a common defeat, or a non-player's win$", out, re.M)
+    assert found and int(found[1]) >= 1 and int(found[2]) == round(100 * int(found[1]) / 3)
+    wins = re.search(r"^all\s+bot:fast\s+3\s+(\d+)", out, re.M)
+    rivals = re.search(r"^all\s+random\s+33\s+(\d+)", out, re.M)
+    assert int(wins[1]) + int(rivals[1]) + int(found[1]) == 3, "each match: a player first, or none"
+    _, aus, _ = run(capsys, *args, "--lang", "de")
+    assert re.search(rf"^{found[1]} von 3 Partien \(\d+%\) gewann kein Spieler: gemeinsame Niederlage oder Sieg "
+                     r"einer Nichtspielerfigur$", aus, re.M)
+
+
 def test_arena_speaks_german(capsys):
     code, out, _ = run(capsys, "revolution_1848", "--games", "1", "--strength", "fast", "--lang", "de")
     assert code == 0
