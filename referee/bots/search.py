@@ -28,8 +28,8 @@ class Strength:
                      # seats resolves as many orders a turn, and its turns cost as much more
     explore: float = 0.7
     starved: float = 5.5   # play-outs a candidate could get at the full horizon (the first one's
-                           # cost tells) below which the search is starved: the Ratsspiel from 3
-                           # players (1.1-5.3 before its last sessions), never Founding Fathers
+                           # cost tells) below which the search is starved: the Ratsspiel from 2
+                           # players (where a play-out runs the full horizon), never Founding Fathers
                            # (9.1 at least), 1848 (6.7) or Nations (one seat at a time)
     starved_playouts: int = 400   # ... and then the play-outs at most, each one resolve long
 

@@ -1,4 +1,4 @@
-"""Issue 35: where many seats move at once (the Ratsspiel from three players) the search's
+"""Issue 35: where every seat moves every turn (the Ratsspiel from two players) the search's
 budget gives each candidate a play-out or two to the end of the game, which cannot tell them
 apart; there it judges each candidate right after its session by the game's ``estimate`` from
 the seat's own view, and offers each part of a drawn order on its own (the game's standard
