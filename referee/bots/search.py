@@ -86,10 +86,25 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
     # apart (nothing scores within the horizon) the default, found first, would be chosen every
     # time, and bots playing bots would pass forever (Founding Fathers' empty snub)
     tie = [rng.random() for _ in moves]
-    horizon, work, limit = strength.horizon, 0, strength.playouts
-    pending = list(range(len(moves)))   # every candidate is played once before the bandit chooses
-    n = 0
-    while n < limit:
+    horizon, limit = strength.horizon, strength.playouts
+    # the first play-out (the default, found first) also tells what a play-out costs here
+    value, work = playout(rules, dets[0], seat, moves[0][1], rng, horizon)
+    if strength.work < strength.starved * len(moves) * work:
+        # each candidate would get one or two play-outs, each as long as the game (many seats
+        # move at once: the Ratsspiel): the choice would be noise.  Judge every candidate right
+        # after the session it plays in (the game's estimate), so the work budget buys many
+        # play-outs, and offer each part of a drawn order on its own.
+        moves = one_part_each(rules, dets[0], seat, stage, moves)
+        if len(moves) == 1:   # no part stands on its own: the default, without spending the budget
+            return moves[0][0]
+        visits, totals = [0] * len(moves), [0.0] * len(moves)
+        tie = [rng.random() for _ in moves]
+        horizon, limit = 0, strength.starved_playouts
+        pending = list(range(len(moves)))   # every candidate anew, the first play-out dropped
+    else:
+        totals[0], visits[0] = value, 1
+        pending = list(range(1, len(moves)))   # every candidate is played once before the bandit chooses
+    for n in range(1, limit):
         if work >= strength.work and not pending:
             break
         if pending:
@@ -101,20 +116,6 @@ def choose(rules: GameRules, state: Any, seat: str, rng: Rng, strength: Strength
         det = dets[n] if n < len(dets) else determinize(state, seat, Rng(_seed(rng)))
         value, cost = playout(rules, det, seat, moves[arm][1], rng, horizon)
         work += cost
-        n += 1
-        if n == 1 and strength.work < strength.starved * len(moves) * cost:
-            # the first play-out's cost says each candidate would get one or two, each as long as
-            # the game (many seats move at once: the Ratsspiel): the choice would be noise.  Judge
-            # every candidate right after the session it plays in (the game's estimate), so the
-            # work budget buys many play-outs, and offer each part of a drawn order on its own.
-            moves = one_part_each(rules, dets[0], seat, stage, moves)
-            if len(moves) == 1:   # no part stands on its own: the default, without spending the budget
-                return moves[0][0]
-            visits, totals = [0] * len(moves), [0.0] * len(moves)
-            tie = [rng.random() for _ in moves]
-            horizon, limit = 0, strength.starved_playouts
-            pending = list(range(len(moves)))   # every candidate anew, this one's play-out dropped
-            continue
         totals[arm] += value
         visits[arm] += 1
     best = max(range(len(moves)), key=lambda i: (visits[i], totals[i] / max(1, visits[i]), tie[i]))
