@@ -123,6 +123,28 @@ close_workers: 1
             time.sleep(0.1)
         raise AssertionError(f"worker {proc.pid} never reached its crash point: {self.logs()}")
 
+    def sending(self, procs: list[subprocess.Popen]) -> set[str]:
+        """Message-IDs of the outbox rows the stopped workers ``procs`` (their process groups) hold
+        claimed for sending.  Of them, each sending process (a worker and its close worker) may have
+        handed one to the server without recording so; killed there, it leaves that one to be sent
+        again (sending is at least once: ``referee/outbox/sender.py``)."""
+        import json
+        groups = {p.pid for p in procs}
+        ref = self.referee()
+        try:
+            rows = ref.store.outbox(status="sending")
+        finally:
+            ref.store.close()
+        held = set()
+        for row in rows:
+            pid = ((row["claimed_by"] or "").split(":") + ["", ""])[1]
+            try:
+                if pid.isdigit() and os.getpgid(int(pid)) in groups:
+                    held.add(json.loads(row["message"])["message_id"])
+            except ProcessLookupError:   # a claim of a process gone: not one of theirs
+                pass
+        return held
+
     def kill(self, proc: subprocess.Popen) -> None:
         """SIGKILL the worker with its close and picture workers, as a machine dying would."""
         os.killpg(proc.pid, signal.SIGKILL)
