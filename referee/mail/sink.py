@@ -149,6 +149,11 @@ class SmtpSink:
         self.local_hostname = local_hostname
         self._smtp: smtplib.SMTP | None = None
 
+    def __getstate__(self) -> dict:
+        """A copy for another process (a close worker sends its closes' mail): it opens a
+        connection of its own when it first sends; a live one never leaves this process."""
+        return {**self.__dict__, "_smtp": None}
+
     # -- connection ------------------------------------------------------
     def _context(self) -> ssl.SSLContext:
         return self.ssl_context or ssl.create_default_context()

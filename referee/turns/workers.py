@@ -18,8 +18,8 @@ worker takes what it says: each close's outcome, and once its closes are done, t
 its pictures (``pictures.keep``; a report sent before its PNG arrives renders it itself, the
 same bytes).  Given a ``sink`` (one that pickles: a Maildir, an SMTP server not yet connected),
 each worker then sends its own closes' mail through the outbox on its own core (``worker.send_own``;
-the outbox's claims keep each message to one sender); the service does not ask for it (two senders
-on SQLite measured slower than one: ``bench/close_many.py --senders``).  ``tick`` returns once every worker's
+the outbox's claims keep each message to one sender); ``referee tick`` asks for it, ``referee run``
+does not (its loop sends meanwhile: docs/INTERNALS.md).  ``tick`` returns once every worker's
 closes are done; ``pictures_made`` waits for the pictures, and the workers' sending, too.
 
 Faults stay isolated: a close that raises is set aside in the worker's fault guard, as in

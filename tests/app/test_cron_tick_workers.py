@@ -1,5 +1,6 @@
 """``referee tick`` (the cron path, ``Service.tick(workers=True)``) with many turns past their deadline
-closes them in close workers started for the pass, which draw the PNGs, and sends every report once
+closes them in close workers started for the pass, which draw the PNGs and send their closes' reports,
+each once
 (issue 38); with few it closes in its own process as before.  Real spawned workers, SQLite, Maildir
 in and out."""
 from __future__ import annotations
@@ -50,7 +51,9 @@ def test_cron_tick_with_many_turns_due_closes_them_in_close_workers_and_sends_ea
         assert sorted(report.closed) == [(f"toy{i}", 1) for i in range(MATCHES)]
         assert len(passes) == 1 and len(passes[0]) == 2 and os.getpid() not in passes[0]   # closed by two workers
         assert reports and all(r["status"] == "sent" for r in ref.store.outbox())
-        assert report.sent == len(ref.store.outbox()) - welcomes >= len(reports)   # all sent here, each once
+        assert report.sent == len(ref.store.outbox()) - welcomes >= len(reports)   # all sent, each once
+        # each report sent by the worker that closed its match, on its core (claimed_by: host:pid:token)
+        assert {int(r["claimed_by"].split(":")[1]) for r in reports} <= set(passes[0])
         ids = [message_from_bytes(f.read_bytes())["Message-ID"] for f in (box / "new").iterdir()]
         assert len(ids) == len(set(ids)) == welcomes + len(reports)
     finally:

@@ -182,3 +182,21 @@ def test_passwords_never_go_out_in_clear_to_remote_hosts():
     SmtpSink("mail.example.org", 587, "referee", "pw", allow_insecure=True)
     ImapSource("::1", 143, "referee", "pw")
     ImapSource("mail.example.org", 993, "referee", "pw", security="ssl")
+
+
+def test_a_connected_sink_goes_to_another_process_as_a_copy_that_opens_its_own_connection(mailservers):
+    """A close worker is handed the service's sink (issue 38): its live connection stays here."""
+    import pickle
+    sink = SmtpSink("127.0.0.1", mailservers.smtp.port)
+    try:
+        sink.send(_report())
+        assert sink._smtp is not None   # connected
+        copy = pickle.loads(pickle.dumps(sink))
+        assert copy._smtp is None and (copy.host, copy.port) == (sink.host, sink.port)
+        copy.send(_report(to="bob@players.test"))
+        sink.send(_report(to="carol@players.test"))   # the original's connection is still its own
+        copy.close()
+    finally:
+        sink.close()
+    for user in ("alice", "bob", "carol"):
+        assert len(mailservers.wait_messages(user, 1)) == 1
