@@ -129,7 +129,7 @@ class Service:
         whose deadlines fall together closes over several cycles, and the mail read
         between them is answered meanwhile).  ``workers`` (``referee tick``, the cron path):
         with ``CRON_POOL_FROM`` turns or more past their deadline, close them in close workers
-        (every core; they draw the PNGs too), then send here."""
+        (every core; they draw the PNGs and send their closes' mail too), then send the rest here."""
         report = CycleReport()
         ticked, sent = self._tick_in_workers() if workers and budget is None else (None, 0)
         if ticked is None:
@@ -145,10 +145,9 @@ class Service:
     def _tick_in_workers(self) -> tuple:
         """A whole pass closed by a pool of close workers started for it, and the mails they sent
         ((None, 0): too few due, or ``close_workers: 0``, or a store a second connection cannot
-        see: the pass runs in process).  Each worker sends its own closes' mail, on its core, once
-        its PNGs are made (1,000 matches: WAIT 56 s against 70 s with this process sending after
-        them, bench/close_many.py --senders); a sink that cannot go to a worker (it does not
-        pickle): this process sends it all after them."""
+        see: the pass runs in process).  Each worker sends its own closes' mail on its core once
+        its PNGs are made, sooner than this process after them (docs/INTERNALS.md); a sink that
+        does not pickle stays here, and this process sends it all."""
         from referee.app.referee import Recipe
         from referee.turns.workers import ClosePool
         if self.close_workers == 0:

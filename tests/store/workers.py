@@ -6,6 +6,7 @@ mailboxes and the store read back afterwards."""
 from __future__ import annotations
 
 import email
+import json
 import os
 import signal
 import subprocess
@@ -128,7 +129,6 @@ close_workers: 1
         claimed for sending.  Of them, each sending process (a worker and its close worker) may have
         handed one to the server without recording so; killed there, it leaves that one to be sent
         again (sending is at least once: ``referee/outbox/sender.py``)."""
-        import json
         groups = {p.pid for p in procs}
         ref = self.referee()
         try:
