@@ -181,7 +181,6 @@ close_workers: 1
 def welcome_keys(store) -> dict[tuple[str, str], str]:
     """Every seat's key, read from the queued welcome mails (before they are sent and their
     text dropped): (match, player) -> key."""
-    import json
     import re
     found = {}
     for row in store.outbox():
