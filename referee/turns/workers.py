@@ -16,7 +16,7 @@ at a lower priority (``NICE``).  They end with their parent (``lifeline.die_with
 the kernel's SIGKILL on Linux, and a pipe only the parent holds).  A reader thread per
 worker takes what it says: each close's outcome, and once its closes are done, the PNGs of
 its pictures (``pictures.keep``; a report sent before its PNG arrives renders it itself, the
-same bytes).  Given a ``sink`` (one that pickles: a Maildir, an SMTP server not yet connected),
+same bytes).  Given a ``sink`` (one that pickles: a Maildir, an SMTP sink, which leaves its connection behind),
 each worker then sends its own closes' mail through the outbox on its own core (``worker.send_own``;
 the outbox's claims keep each message to one sender); ``referee tick`` asks for it, ``referee run``
 does not (its loop sends meanwhile: docs/INTERNALS.md).  ``tick`` returns once every worker's
@@ -59,12 +59,12 @@ def default_workers() -> int:
 
 
 def picklable(sink):
-    """``sink`` if a worker process can be handed it (a Maildir, an SMTP sink not yet connected), else None."""
+    """``sink`` if a worker process can be handed it (a Maildir, an SMTP sink: without its connection), else None."""
     if sink is None:
         return None
     try:
         pickle.dumps(sink)
-    except Exception:   # a live connection, a lock: the parent's outbox sends
+    except Exception:   # a lock, an SSL context of its own: the parent's outbox sends
         return None
     return sink
 

@@ -8,6 +8,7 @@ killed worker had handed to the server, not yet recorded as sent, comes again as
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Set
 
 import pytest
 from pg import PgServer
@@ -37,7 +38,7 @@ def _as_sent(m) -> bytes:
     return own.encode() + m.as_bytes().split(b"\n\n", 1)[1]
 
 
-def _once_each(delivered: list, in_flight: set[str], senders: int) -> list:
+def _once_each(delivered: list, in_flight: Set[str], senders: int) -> list:
     """One of each delivered Message-ID.  Sending is at least once (referee/outbox/sender.py): a
     worker killed after the server took a mail and before it recorded so leaves it to be sent again,
     as the very same message.  A stop-group freezes every thread of a worker wherever it is, a send
@@ -54,7 +55,7 @@ def _once_each(delivered: list, in_flight: set[str], senders: int) -> list:
     return [copies[0] for copies in by_id.values()]
 
 
-def _check(c: Campaign, due: list[str], mails: list[str], in_flight: frozenset[str] = frozenset(),
+def _check(c: Campaign, due: list[str], mails: list[str], in_flight: Set[str] = frozenset(),
            senders: int = 0) -> None:
     ref = c.referee()
     try:
@@ -75,7 +76,7 @@ def _check(c: Campaign, due: list[str], mails: list[str], in_flight: frozenset[s
             [(r["dedupe"], r["status"], r.get("last_error")) for r in store.outbox() if r["status"] != "sent"]
     finally:
         store.close()
-    delivered = _once_each(c.delivered(), set(in_flight), senders)
+    delivered = _once_each(c.delivered(), in_flight, senders)
     # every order answered once
     answers = Counter(m["In-Reply-To"] for m in delivered if m["In-Reply-To"])
     assert {mid: answers[mid] for mid in mails} == {mid: 1 for mid in mails}
@@ -137,7 +138,7 @@ def test_workers_killed_mid_close_and_mid_intake_leave_nothing_twice_and_nothing
     assert closer.returncode == archiver.returncode == taker.returncode == -9
     assert "Traceback" not in logs, logs
     # each killed worker sent from two processes: itself and its close worker (close_workers: 1)
-    _check(c, due, mails, frozenset(in_flight), senders=2 * 3)
+    _check(c, due, mails, in_flight, senders=2 * 3)
 
 
 def test_a_worker_killed_after_the_server_took_a_mail_before_recording_it_leaves_that_mail_sent_again_as_the_same_mail(
@@ -158,7 +159,7 @@ def test_a_worker_killed_after_the_server_took_a_mail_before_recording_it_leaves
         logs = c.stop_all()
     assert "Traceback" not in logs, logs
     delivered = c.delivered()
-    twice = {m["Message-ID"] for m in delivered if sum(d["Message-ID"] == m["Message-ID"] for d in delivered) > 1}
+    twice = {mid for mid, n in Counter(m["Message-ID"] for m in delivered).items() if n > 1}
     assert len(twice) == 1 and twice <= in_flight
     assert len(_once_each(delivered, in_flight, senders=2)) == len(delivered) - 1
 
