@@ -28,6 +28,9 @@ process of its own (so peak memory is that N's alone):
   after its PNGs; ``parent``: by this process after the closes and PNGs, as ``referee run``
   and ``referee tick`` do), CPU of every process beside the wall; ratios to the games' own work
   wall-to-wall and CPU-to-CPU;
+* FLOOR (in process only, where the picture workers' CPU stands apart): the PNGs' CPU alone,
+  as a ratio to the games' own work and as the least wall time it needs on this machine's
+  cores: what no cut elsewhere in the close can go below while every report has its picture;
 * reported: seconds for the tick, per match, the ratio tick / games' own
   work, peak RSS of the process, SQLite bytes per match-turn and the
   archive's bytes per match-turn.  The ratio issue 8 sets its target on (<= 2.5) is of
@@ -294,6 +297,11 @@ def show(r: dict, base: dict) -> None:
         print(f"  WAIT  (deadline to the last report accepted by the sink, pictures included): {r['wait_s']:7.2f} s "
               f"wall, {r['wait_cpu']:7.2f} s CPU all processes; WAIT/games {r['wait_s'] / g:.2f} wall-to-wall (the games' "
               f"work runs on one core: its CPU is its wall), {r['wait_cpu'] / g:.2f} CPU-to-CPU", flush=True)
+    if not r["workers"] and r["drawers_cpu"]:   # the pictures' own floor (in process their CPU stands apart)
+        cores = os.cpu_count() or 1
+        print(f"  FLOOR (the PNGs alone, the picture workers' CPU to READY): {r['drawers_cpu']:.2f} s CPU, "
+              f"{r['drawers_cpu'] / g:.1f}x the games' own work; on {cores} cores at least "
+              f"{r['drawers_cpu'] / cores:.2f} s wall before anything else", flush=True)
     print(f"  games' own work (resolve + views + order form as the close asks, warm and settled, this run) "
           f"{g:.2f} s CPU (the mean of "
           f"{r['games_before_s']:.2f} just before the tick and {r['games_after_s']:.2f} just after); ratio TICK/games "
@@ -342,7 +350,7 @@ def main() -> None:
     p.add_argument("--work", help=argparse.SUPPRESS)   # the child's copies go here, removed by the caller
     a = p.parse_args()
     if a.smoke:
-        a.n, a.turns, a.repeat, a.workers, a.cron, a.senders = [3], 1, 1, [1], True, ["workers", "parent"]
+        a.n, a.turns, a.repeat, a.workers, a.cron, a.senders = [3], 1, 1, [0, 1], True, ["workers", "parent"]
     if a.build:
         built(a.build, a.turns, Path(a.folder))
         print(json.dumps({}))
