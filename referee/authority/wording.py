@@ -14,8 +14,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Match '{match}' has no player '{player}'. Use the player id from your welcome mail.",
         "de": "Die Partie '{match}' hat keinen Spieler '{player}'. Nimm die Spieler-ID aus deiner Willkommensmail."},
     "key.wrong": {
-        "en": "The key does not fit player '{player}'. Copy it exactly from your welcome mail.",
-        "de": "Der Schlüssel passt nicht zu '{player}'. Übernimm ihn genau aus deiner Willkommensmail."},
+        "en": "The key does not fit player '{player}'. Copy it exactly from your welcome mail, or from the mail "
+              "with your newest key if you asked for one. Lost it? Send 'command: new-key' without 'key:' from "
+              "the address you are registered with.",
+        "de": "Der Schlüssel passt nicht zu '{player}'. Übernimm ihn genau aus deiner Willkommensmail oder, wenn "
+              "du einen neuen verlangt hast, aus der Mail mit dem neuesten. Verloren? Schicke 'command: new-key' "
+              "ohne 'key:' von der Adresse, mit der du eingetragen bist."},
+    "key.missing": {
+        "en": "There is no 'key:' line: every mail with orders or commands needs your key, as your welcome mail "
+              "gives it. Lost it? Send 'command: new-key' without 'key:' from the address you are registered with.",
+        "de": "Es fehlt die Zeile 'key:': jede Mail mit Befehlen oder Kommandos braucht deinen Schlüssel, wie ihn "
+              "deine Willkommensmail nennt. Verloren? Schicke 'command: new-key' ohne 'key:' von der Adresse, mit "
+              "der du eingetragen bist."},
     "key.lost_elsewhere": {
         "en": "A new key without the old one goes only to the address '{player}' is registered with: send "
               "'command: new-key' from there, without 'key:'. (Playing from another address is 'command: address', "
@@ -125,12 +135,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "gm.no_resolved_turn": {
         "en": "No turn has been resolved yet, so there is none to roll back.",
         "de": "Noch ist kein Zug ausgewertet, also lässt sich keiner zurücknehmen."},
-    "resend.nothing": {
-        "en": "No turn has been resolved yet, so there is no report to resend.",
-        "de": "Noch ist kein Zug ausgewertet, also gibt es keinen Bericht zum erneuten Senden."},
     "resend.none": {
-        "en": "There is no report for turn {turn} yet.",
-        "de": "Für Zug {turn} gibt es noch keinen Bericht."},
+        "en": "There is no report for turn {turn} yet. 'command: help' sends your order form for the open turn.",
+        "de": "Für Zug {turn} gibt es noch keinen Bericht. 'command: help' schickt dir dein Befehlsformular für den "
+              "laufenden Zug."},
 }
 
 # -- #18 table talk and the chronicle: their refusals live in their own module
@@ -172,7 +180,7 @@ TEXTS["sender.unproven"] = {
 # Refusals where the document is fine and only waiting (or the GM) helps: the reply
 # must not tell the player to correct and resend it.
 NOTHING_TO_FIX = frozenset({
-    "turn.not_awaited", "turn.late", "match.ended", "resend.none", "resend.nothing", "internal.error",
+    "turn.not_awaited", "turn.late", "match.ended", "resend.none", "internal.error",
     "mail.rate_limited", "gm.pause", "gm.start", "gm.resume", "gm.extend_none", "gm.no_open_turn",
     "gm.no_resolved_turn"}) | _TALK_NOTHING_TO_FIX
 

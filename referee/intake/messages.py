@@ -13,10 +13,12 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     "document.not_found": {
         "en": ("No order document found in this mail.",
                "Put the YAML (starting with 'match:') in the mail text, or attach it as a .yaml file; "
-               "lines quoted with '>' and text below a signature '-- ' are ignored."),
+               "lines quoted with '>' and text below a signature '-- ' are ignored. Lost your order form? "
+               "A mail with your 'match:', 'player:' and 'key:' lines and 'command: help' brings it."),
         "de": ("In dieser Mail wurde kein Befehlsdokument gefunden.",
                "Schreibe das YAML (beginnend mit 'match:') in den Mailtext oder hänge es als .yaml-Datei an; "
-               "mit '>' zitierte Zeilen und Text unter einer Signatur '-- ' werden übergangen."),
+               "mit '>' zitierte Zeilen und Text unter einer Signatur '-- ' werden übergangen. Befehlsformular "
+               "verloren? Eine Mail mit deinen Zeilen 'match:', 'player:' und 'key:' und 'command: help' bringt es."),
     },
     "document.several": {
         "en": ("This mail holds {count} order documents (lines {lines}).",

@@ -1,4 +1,4 @@
-"""Player commands (withdraw, status, resend, wait, no-wait) and the GM's
+"""Player commands (withdraw, status, resend, wait, no-wait, help) and the GM's
 commands, by mail and (the same methods) from the CLI."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from referee.authority.matches.joining import JOIN_GM_COMMANDS, SEAT_GM_COMMANDS
 from referee.authority.matches.match_file import MatchError, MatchFileRefused, load_spec
 from referee.authority.matches.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.matches.spec import BotProblem, bot_strength
-from referee.authority.order_mail import stale_form
+from referee.authority.order_mail import order_mail, queue_rules_mail, rules_for_mail, schema_url, stale_form
 from referee.authority.replies import Handled, _at
 from referee.authority.talk import talk
 from referee.authority.wording import Own, Refusal
@@ -22,7 +22,7 @@ from referee.intake import checks
 from referee.outbox.refs import report_ref
 from referee.store import bots as bot_rows
 
-PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait")
+PLAYER_COMMANDS = ("withdraw", "status", "resend", "wait", "no-wait", "help")
 PLAYER_COMMANDS += SEAT_COMMANDS   # issue 18, seats: new-key, address, absent (seat_commands.py)
 GM_COMMANDS = ("start", "pause", "resume", "extend", "force", "preview", "rollback", "replace", "observer",
                "end", "status", "close")
@@ -61,17 +61,20 @@ class Commands:
             return self.seats.handle(mail, match, player, env, doc)
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
+        asked_turn = env.args.get("turn") or env.turn
+        if cmd == "help" or (cmd == "resend" and not asked_turn and _last_resolved(self.store, match["id"]) is None):
+            # a resend before any report: what the player lost is the welcome's form
+            return self._help(mail, match, player, cmd, lang)
         if cmd == "resend":
             try:
-                number = checks.integer(env.args.get("turn") or env.turn or _last_resolved(self.store, match["id"]) or 0,
+                number = checks.integer(asked_turn or _last_resolved(self.store, match["id"]) or 0,
                                         0, checks.MAX_TURN, "turn")
             except checks.Invalid:
                 return self.replies.refuse(mail, match, lang, [Own("resend.none", {"turn": checks.echo(env.args.get("turn"), 12)},
                                                                    *_at(doc, "turn"))], player=player)
             past = self.store.turn(match["id"], number) if number else None
             if past is None or past["status"] != "resolved":
-                problem = Own("resend.none", {"turn": number}) if number else Own("resend.nothing")
-                return self.replies.refuse(mail, match, lang, [problem], player=player)
+                return self.replies.refuse(mail, match, lang, [Own("resend.none", {"turn": number})], player=player)
             self._resend(mail, match, player, past)
             extra["resent"] = number
         elif turn["status"] == "open" and cmd == "withdraw":
@@ -80,6 +83,24 @@ class Commands:
             self.store.set_wait(match["id"], turn["number"], player["id"], cmd == "wait")
         subject, text = self.renderer.mail("status", lang, **self.notices.status_ctx(match, player), command=cmd, **extra)
         self.replies.reply(mail, match, player, subject, text)
+        return Handled("processed", cmd, match["id"], player["id"])
+
+    def _help(self, mail, match, player, cmd: str, lang: str) -> Handled:
+        """The commands, the order form of the open turn if the player owes one, and the rules
+        (the site's page, or a mail of their own: never beside the form a reply may quote)."""
+        rules = self.lookups.rules(match)
+        turn = self.store.current_turn(match["id"])
+        stage = turn["awaiting"].get(player["id"]) if turn["status"] == "open" and match["status"] != "ended" else None
+        form = rules.order_form(self.lookups.turn_state(rules, match["id"], turn), player["id"], lang) if stage else ""
+        if form:
+            form = order_mail(match["id"], player["id"], turn["number"], form, lang,
+                              schema_url(self.settings.site_url, match["id"], stage))
+        about = rules_for_mail(rules, lang, self.settings.site_url, match["id"])
+        subject, text = self.renderer.mail("status", lang, **self.notices.status_ctx(match, player), command=cmd,
+                                           helping=True, form=form, rules_about=about)
+        self.replies.reply(mail, match, player, subject, text)
+        queue_rules_mail(self.renderer, self.queue, about, self.lookups.match_ctx(match, rules),
+                         f"rules:{cmd}:{mail.message_id}:{mail.content_hash[:16]}", player["email"], lang)
         return Handled("processed", cmd, match["id"], player["id"])
 
     def _resend(self, mail, match, player, past) -> None:

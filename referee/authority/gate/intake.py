@@ -185,9 +185,11 @@ class Intake:
             seat_rows.set_key_hash(self.store, match["id"], player["id"], fresh)
         if not right:
             self.replies.tell_wrong_key(mail, match, player)  # the registered address hears of it (no copy as well)
+            why = "key.wrong" if (env.key or "").strip() else "key.missing"
             if not member:
-                return self.replies.refuse_stranger(mail, "key.wrong", mid)
-            return self.replies.refuse(mail, match, lang, [Own("key.wrong", {"player": player["id"]}, *_at(doc, "key"))])
+                return self.replies.refuse_stranger(mail, why, mid)
+            at = _at(doc, "key") if why == "key.wrong" else ()   # a missing line has no place to point at
+            return self.replies.refuse(mail, match, lang, [Own(why, {"player": player["id"]}, *at)])
         refused = self.senders.check(mail, match, player, lang, doc)
         if refused is not None:
             return refused

@@ -2,6 +2,7 @@
 back, ended), and the status a reply or a notice shows."""
 from __future__ import annotations
 
+from referee.authority.gate.holds import holds
 from referee.authority.gate.orders import orders_text
 from referee.authority.matches.dropouts import seat_lines
 from referee.authority.matches.position import position_text, summary_text
@@ -23,10 +24,15 @@ class Notices:
                 "turn": turn["number"], "turn_open": turn["status"] == "open",
                 "deadline": self.lookups.deadline_info(match, turn, lang),
                 "awaited": [names[p]["name"] for p in turn["awaiting"] if p not in subs],
-                "waiting": sorted(names[p]["name"] for p in self.store.waits(match["id"], turn["number"])),
+                **self._holds(match, turn, names),
                 "player": player, "owes": bool(player and player["id"] in turn["awaiting"]),
                 "mine": orders_text(mine["orders"]) if mine else None,
                 "seats": seat_lines(self.store, match, names, self.now()) if player is None else []}   # issue 18
+
+    def _holds(self, match: dict, turn: dict, names: dict) -> dict:
+        """Who holds the early close: "waiting" asked to, "fixing" owe corrected orders."""
+        asked, faulty = holds(self.store, self.lookups, match, turn)
+        return {"waiting": sorted(names[p]["name"] for p in asked), "fixing": sorted(names[p]["name"] for p in faulty)}
 
     def notify_all(self, match_id: str, event: str) -> None:
         """Tell every player, the GM and every observer about a change of the match's

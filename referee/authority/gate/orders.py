@@ -5,6 +5,7 @@ from __future__ import annotations
 import keyword
 from datetime import datetime
 
+from referee.authority.gate.holds import has_fault, holds
 from referee.authority.replies import Handled, _at
 from referee.authority.wording import Own, describe
 from referee.game_api.contract import FAULT
@@ -47,6 +48,7 @@ class Orders:
                                   mail.content_hash, self.now())
         names = self.lookups.names(match["id"])
         awaited = [names.get(p, {"name": p})["name"] for p in self.lookups.still_awaited(match["id"], turn)]
+        asked, faulty = holds(self.store, self.lookups, match, turn) if not awaited else ([], [])
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=self._understood(rules, state, player["id"], model, orders),
@@ -54,6 +56,8 @@ class Orders:
             warnings=[describe(p, lang, doc.source) for p in problems if p not in faults], deadline=self.lookups.deadline_info(match, turn, lang),
             awaited=awaited, paused=match["status"] == "paused", subject=mail.subject,
             early_close=bool(match["spec"].get("early_close", True)),
+            held_asked=[names.get(p, {"name": p})["name"] for p in asked],
+            held_fault=[names.get(p, {"name": p})["name"] for p in faulty if p != player["id"]],
             grace=self._in_grace(match, turn, arrived, lang))
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", "accepted", match["id"], player["id"])
@@ -68,12 +72,7 @@ class Orders:
         before = self.store.submissions(match["id"], turn["number"]).get(pid)
         if before is None or pid not in self.store.waits(match["id"], turn["number"]):
             return
-        try:
-            old = rules.order_schema(state, stage).model_validate(before["orders"])
-            had = any(p.code.startswith(FAULT) for p in rules.validate(state, pid, old))
-        except Exception:   # orders stored under an older state: leave the flag as it is
-            return
-        if had:
+        if has_fault(rules, state, stage, pid, before["orders"]):   # None (no longer read): the flag stays
             self.store.set_wait(match["id"], turn["number"], pid, False)
 
     @staticmethod
