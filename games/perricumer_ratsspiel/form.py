@@ -22,7 +22,7 @@ CARD_HELP = {
                      "en": ("Class struggle: one estate does not vote this round", "schicht: …")},
     "entfuehrung": {"de": ("Entführung: eine Nichtspielerfigur verschwindet für diese und die nächste Runde", "ziel: …"),
                     "en": ("Abduction: a non-player councillor vanishes this round and the next", "ziel: …")},
-    "marionette": {"de": ("Marionette: Du bestimmst alle Stimmen einer Nichtspielerfigur", "ziel: …, abstimmung: {nr: …}; sonst stimmt sie wie Du"),
+    "marionette": {"de": ("Marionette: Du bestimmst alle Stimmen einer Nichtspielerfigur", "ziel: …, abstimmung: {nr: …}; sonst stimmt sie wie du"),
                    "en": ("Puppet: you cast all votes of a non-player councillor", "ziel: …, abstimmung: {nr: …}; else it votes as you do")},
     "kaiserhof": {"de": ("Stimme vom Kaiserhofe: drei Stimmen für eine Seite", "vorschlag: nr, seite: pro|contra|Kandidat"),
                   "en": ("Voice of the imperial court: three votes for one side", "vorschlag: nr, seite: pro|contra|candidate")},
@@ -48,7 +48,7 @@ T = {
                  "en": "Influence on non-player councillors (points = AP; richtung pro, contra or in elections a candidate): "
                        "uncomment the two lines, add more as '- {…}'"},
     "npcs": {"de": "Nichtspielerfiguren:", "en": "Non-player councillors:"},
-    "votes": {"de": "Abstimmung: pro oder contra (Wahl: ein Kandidat); vorausgefüllt mit der Neigung Deiner Figur. Ohne Stimme: wie eine Nichtspielerfigur",
+    "votes": {"de": "Abstimmung: pro oder contra (Wahl: ein Kandidat); vorausgefüllt mit der Neigung deiner Figur. Ohne Stimme: wie eine Nichtspielerfigur",
               "en": "Votes: pro or contra (election: a candidate); pre-filled with your councillor's leaning. Without a vote: as a non-player councillor"},
     "no_votes": {"de": "Diese Sitzung hat keine Vorschläge.", "en": "This session has no proposals."},
     "select": {"de": "Auswahl: ein Vorschlag für die nächste Sitzung (vorausgefüllt der erste). Ohne Auswahl: zufällig. Zur Wahl stehen",

@@ -19,29 +19,29 @@ MESSAGES = {
     "picks.missing": {"de": "Keine Ereigniskarten gewählt: drei werden ausgelost.",
                       "en": "No event cards chosen: three are drawn by lot."},
     "fault.picks.unknown": {"de": "Deine Wahl der Ereigniskarten gilt nicht: „{card}“ ist keine Ereigniskarte.{hint} "
-                                  "Stattdessen werden Dir alle drei Karten ausgelost.",
+                                  "Stattdessen werden dir alle drei Karten ausgelost.",
                             "en": "Your choice of event cards does not count: '{card}' is no event card.{hint} "
                                   "Instead all three of your cards are drawn by lot."},
     "fault.picks.twice": {"de": "Deine Wahl der Ereigniskarten gilt nicht: „{card}“ steht zweimal darin. "
-                                "Stattdessen werden Dir alle drei Karten ausgelost.",
+                                "Stattdessen werden dir alle drei Karten ausgelost.",
                           "en": "Your choice of event cards does not count: '{card}' is in it twice. "
                                 "Instead all three of your cards are drawn by lot."},
-    "fault.picks.count": {"de": "Deine Wahl der Ereigniskarten gilt nicht: Du hast {n} gewählt, es müssen drei verschiedene sein. "
-                                "Stattdessen werden Dir alle drei Karten ausgelost.",
+    "fault.picks.count": {"de": "Deine Wahl der Ereigniskarten gilt nicht: du hast {n} gewählt, es müssen drei verschiedene sein. "
+                                "Stattdessen werden dir alle drei Karten ausgelost.",
                           "en": "Your choice of event cards does not count: you chose {n}, it must be three different ones. "
                                 "Instead all three of your cards are drawn by lot."},
     "picks.late": {"de": "Die Ereigniskarten sind schon gewählt; die Angabe wird ignoriert.",
                    "en": "Your event cards are already chosen; this is ignored."},
     "fault.card.unknown": {"de": "Deine Ereigniskarte wird nicht gespielt: „{card}“ ist keine Ereigniskarte.{hint}",
                            "en": "Your event card is not played: '{card}' is no event card.{hint}"},
-    "fault.card.used": {"de": "Deine Ereigniskarte wird nicht gespielt: „{card}“ hast Du nicht (mehr). Deine Karten: {left}.",
+    "fault.card.used": {"de": "Deine Ereigniskarte wird nicht gespielt: „{card}“ hast du nicht (mehr). Deine Karten: {left}.",
                         "en": "Your event card is not played: you do not hold '{card}' (any more). Your cards: {left}."},
     "fault.card.param": {"de": "Deine Ereigniskarte „{card}“ wird nicht gespielt: „{value}“ ist als {field} nicht möglich.{hint} "
-                               "Die Karte bleibt Dir für eine spätere Runde.",
+                               "Die Karte bleibt dir für eine spätere Runde.",
                          "en": "Your event card '{card}' is not played: '{value}' is not possible as {field}.{hint} "
                                "You keep the card for a later round."},
     "fault.card.target": {"de": "Deine Ereigniskarte „{card}“ wird nicht gespielt: „{target}“ ist keine Nichtspielerfigur.{hint} "
-                                "Die Karte bleibt Dir für eine spätere Runde.",
+                                "Die Karte bleibt dir für eine spätere Runde.",
                           "en": "Your event card '{card}' is not played: '{target}' is not a non-player councillor.{hint} "
                                 "You keep the card for a later round."},
     "actions.missing": {"de": "Keine Aktionen: Standardaktion Verwaltungsarbeit (12).",
@@ -68,7 +68,7 @@ MESSAGES = {
                                 "en": "Your actions are not carried out: influence no. {n} has the direction '{choice}'; "
                                       "possible are {allowed}. Instead the standard action applies to all your actions: "
                                       "administration (verwaltungsarbeit) 12."},
-    "fault.actions.ap": {"de": "Deine Aktionen werden nicht ausgeführt: sie kosten {spent} Aktionspunkte, Du hast {ap}. "
+    "fault.actions.ap": {"de": "Deine Aktionen werden nicht ausgeführt: sie kosten {spent} Aktionspunkte, du hast {ap}. "
                                "Stattdessen gilt die Standardaktion Verwaltungsarbeit (12).",
                          "en": "Your actions are not carried out: they cost {spent} action points, you have {ap}. "
                                "Instead the standard action applies: administration (verwaltungsarbeit) 12."},
@@ -77,7 +77,7 @@ MESSAGES = {
                             "en": "Your vote on proposal {nr} does not count: it is not up for the vote "
                                   "(up for the vote are {session})."},
     "fault.vote.choice": {"de": "Deine Stimme zu Vorschlag {nr} zählt nicht: „{choice}“ ist keine der Möglichkeiten "
-                                "({allowed}). Stattdessen stimmt Deine Figur, wie eine Nichtspielerfigur stimmen würde.",
+                                "({allowed}). Stattdessen stimmt deine Figur, wie eine Nichtspielerfigur stimmen würde.",
                           "en": "Your vote on proposal {nr} does not count: '{choice}' is none of the choices "
                                 "({allowed}). Instead your councillor votes as a non-player councillor would."},
     "vote.missing": {"de": "Keine Stimme zu Vorschlag {nr}: Abstimmung wie Nichtspielerfiguren.",

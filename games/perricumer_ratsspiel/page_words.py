@@ -16,7 +16,7 @@ _FIELDS = {
     "ereigniskarte.ziel": ("Ziel (Nichtspielerfigur)", "Target (non-player councillor)"),
     "ereigniskarte.vorschlag": ("Vorschlag", "Proposal"),
     "ereigniskarte.seite": ("Seite", "Side"),
-    "ereigniskarte.abstimmung": ("Stimmen der Marionette (sonst stimmt sie wie Du)",
+    "ereigniskarte.abstimmung": ("Stimmen der Marionette (sonst stimmt sie wie du)",
                                  "The puppet's votes (else it votes as you do)"),
     "aktionen": ("Phase 2 — Aktionen: 12 Aktionspunkte (AP)", "Phase 2 — Actions: 12 action points (AP)"),
     "aktionen.verwaltungsarbeit": ("Verwaltungsarbeit", "Administration (verwaltungsarbeit)"),

@@ -43,13 +43,13 @@ def canon(value: object, table: Mapping[str, str]) -> object:
 
 
 def hint(value: object, table: Mapping[str, str]) -> dict[str, str]:
-    """`` Meintest Du „x“?`` for a value that names nothing but is near one choice ("" else)."""
+    """`` Meintest du „x“?`` for a value that names nothing but is near one choice ("" else)."""
     if value is None or len(str(value)) > 64:   # a near id is a slip of a few letters
         return {"de": "", "en": ""}
     near = difflib.get_close_matches(fold(value), list(table), n=1, cutoff=0.7)
     if not near:
         return {"de": "", "en": ""}
-    return {"de": f" Meintest Du „{table[near[0]]}“?", "en": f" Did you mean '{table[near[0]]}'?"}
+    return {"de": f" Meintest du „{table[near[0]]}“?", "en": f" Did you mean '{table[near[0]]}'?"}
 
 
 # keys a player puts at the top of the orders that belong one level down, with the shape

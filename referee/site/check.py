@@ -5,6 +5,7 @@ and the authority's wording; only the key cannot be checked here (it is
 stored hashed and is the referee's to verify when the mail comes)."""
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -20,28 +21,46 @@ def check_file(ref, path: Path, lang: str | None = None) -> tuple[list[str], boo
     raw = path.read_bytes()
     if len(raw) > MAX_BYTES:
         return _said([Own("mail.too_large")], lang or "en", None), False
+    text = raw.decode("utf-8", errors="replace")
     # read as the whole document; places are said as for a mail body ("Line 4, column 7: ...")
-    found = read_text(raw.decode("utf-8", errors="replace"), "body", whole=True)
+    found = read_text(text, "body", whole=True)
     if not isinstance(found, Document):
-        return _said(found, lang or "en", None), False
+        return _said(found, lang or _seat_lang(ref, text), None), False
     doc = found
     env = read_envelope(doc)
     if isinstance(env, list):
-        return _said(env, lang or "en", doc.source), False
-    problems, stage_lang, stage = _against_match(ref, env, doc, lang)
+        return _said(env, lang or _seat_lang(ref, text), doc.source), False
+    problems, stage_lang, _ = _against_match(ref, env, doc, lang)
     said = _said(problems, stage_lang, doc.source)
     ok = not any(getattr(p, "severity", "error") == "error" for p in problems)
     if ok:
-        said.append(_WORDS.get(stage_lang, _WORDS["en"])["ok"].format(stage=stage))
+        said.append(_WORDS.get(stage_lang, _WORDS["en"])["ok"])
     return said, ok
+
+
+# a document that does not read names its seat in plain lines, if at all: the first of each, capped
+_SEAT_LINE = re.compile(r"^(match|player):[ \t]*[\"']?([A-Za-z0-9_.@-]{1,64})", re.M)
+
+
+def _seat_lang(ref, text: str) -> str:
+    """The language of the seat a document that does not read names in its 'match:' and
+    'player:' lines (the match's, without a known player; English, without a known match)."""
+    named: dict[str, str] = {}
+    for m in _SEAT_LINE.finditer(text):
+        named.setdefault(m.group(1), m.group(2))
+        if len(named) == 2:
+            break
+    match = ref.store.match(named["match"]) if "match" in named else None
+    if match is None:
+        return "en"
+    return ref.lookups.lang_of(match, ref.store.player(match["id"], named.get("player", "")))
 
 
 # every line of the answer in the one language of the problems
 _WORDS = {"en": {"warning": "warning", "error": "error",
-                 "ok": "ok: the orders for stage {stage} would be accepted (the key is checked when the mail comes)"},
+                 "ok": "ok: these orders would be accepted (the key is checked when the mail comes)"},
           "de": {"warning": "Warnung", "error": "Fehler",
-                 "ok": "ok: die Befehle für die Phase {stage} würden angenommen (der Schlüssel wird geprüft, "
-                       "wenn die Mail kommt)"}}
+                 "ok": "ok: diese Befehle würden angenommen (der Schlüssel wird geprüft, wenn die Mail kommt)"}}
 
 
 def _against_match(ref, env, doc, asked):

@@ -165,7 +165,7 @@ def test_a_real_report_shares_its_public_part_and_keeps_each_readers_own(lang):
     reports = _ratsspiel_reports(renderer, lang)
     for env_ in (renderer.text_env, renderer.html_env):
         assert env_.shared_parts.misses == 1 and env_.shared_parts.hits == len(reports) - 1
-    own = "For you only" if lang == "en" else "Nur für Dich"
+    own = "For you only" if lang == "en" else "Nur für dich"
     texts = {v: t for v, (t, _) in reports.items()}
     for viewer in ("ana", "bo"):
         mine = texts[viewer].split(own)[1]

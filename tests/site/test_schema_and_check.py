@@ -116,3 +116,13 @@ def test_issue33_item3_check_speaks_the_one_language_asked(match, capsys):
     assert main(["check", "--lang", "de", write(folder, {"keep": dealt[:2]})]) == 0
     out = capsys.readouterr().out
     assert "würden angenommen" in out and "would be" not in out
+
+
+def test_a_file_that_does_not_read_is_answered_in_the_language_of_the_seat_it_names(tmp_path, monkeypatch, capsys):
+    new_match(tmp_path, monkeypatch, MATCH_FILE.replace("email: jay@example.org}", "email: jay@example.org, lang: de}"))
+    capsys.readouterr()
+    twice = "match: check-test\nplayer: {seat}\norders:\n  keep: [a]\n  keep: [b]\n"
+    for seat, opening in (("jay", "Fehler: Zeile 5"), ("adams", "error: Line 5"), ("nobody", "error: Line 5")):
+        (tmp_path / "twice.yaml").write_text(twice.format(seat=seat))
+        assert main(["check", str(tmp_path / "twice.yaml")]) == 1
+        assert capsys.readouterr().out.startswith(opening), seat

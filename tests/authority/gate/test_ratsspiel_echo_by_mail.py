@@ -33,3 +33,21 @@ def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, o
     # the fault comes first, before the echo (issue 33: no silent defaults)
     assert de.index("Standardaktion Verwaltungsarbeit (12)") < de.index("So verstanden:")
     assert en.index("administration (verwaltungsarbeit) 12") < en.index("As understood:")
+
+
+def test_orders_whose_every_part_takes_its_default_echo_that_in_words_not_as_an_empty_mapping(ref, outbox):
+    players = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
+               {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
+    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=players, options={},
+                          observers=[]))
+    keys = {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
+            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
+    for seat in ("alrik", "boronian"):   # round one: a misspelt card and a proposal not on offer
+        body = (f"match: rat\nplayer: {seat}\nkey: {keys[seat]}\nturn: 1\norders:\n"
+                "  ereigniskarten: [familienstern, fremdes_revier, marionete]\n  auswahl: 99\n")
+        assert ref.handle(inbound(f"{seat}@example.org", body)).reason == "accepted"
+    sent = outbox.flush()
+    de, en = text_of(to(sent, "alrik@example.org")[0]), text_of(to(sent, "boronian@example.org")[0])
+    assert "So verstanden:\n\n  (nichts Eigenes: für jeden Teil gilt die Standardaktion)\n" in de, de
+    assert "As understood:\n\n  (nothing of your own: every part takes its default)\n" in en, en
+    assert "{}" not in de and "{}" not in en

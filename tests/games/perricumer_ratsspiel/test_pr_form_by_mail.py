@@ -115,7 +115,7 @@ def test_item3_a_faulty_target_is_said_first_with_the_bad_value_and_what_happens
     assert outcome == "accepted"
     head = reply.split("So verstanden:")[0]
     assert "Ein Teil deiner Befehle ist fehlerhaft" in head
-    assert "„wallgrim“" in head and "Meintest Du „wallgrin“?" in head, head
+    assert "„wallgrim“" in head and "Meintest du „wallgrin“?" in head, head
     assert "Standardaktion Verwaltungsarbeit (12)" in head
     orders = f"abstimmung: {{{nr}: vielleicht}}"
     outcome, reply = table.send("boronian", orders + "\nauswahl: 99\n")
