@@ -7,6 +7,7 @@ return ``(code, params)`` or None so orders and events share one rule book.
 from __future__ import annotations
 
 from .edition import OPPOSED, PLANNER, STATES, Edition
+from .near import state_meant
 from .state import HAND, POOL, TO_FAIL, TO_PASS, delegation_protected, ensure_marker
 
 
@@ -31,7 +32,7 @@ def vote_problem(d: dict, ed: Edition, p: str, state: str | None, side: str | No
                  cards: list[str], free_bias: frozenset = frozenset(), where: str = "delegates"):
     """Why ``p`` may not declare ``state``'s vote on ``side`` with ``cards``."""
     if state not in STATES:
-        return ("vote.state_unknown", {"state": state}, "state")
+        return ("vote.state_unknown", {"state": state, "near": state_meant(state)}, "state")
     if side not in ("yea", "nay"):
         return ("vote.side_missing", {}, "side")
     if not cards:

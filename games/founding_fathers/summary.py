@@ -21,12 +21,12 @@ konvents; die Artikel der Verfassung kommen einer nach dem anderen zur Abstimmun
 - Zuerst behält jeder 2 der 4 ausgeteilten Delegiertenkarten.
 - Danach handelt in jedem Zug ein Spieler: "vote" (Karten eines Staates spielen
   und dessen Delegation mit Ja oder Nein zum Artikel der Versammlung erklären),
-  "debate" (Karten spielen, um eine Fraktion auf ihrer Debattenleiste vorzu-
+  "debate" (Karten spielen, um eine Faktion auf ihrer Debattenleiste vorzu-
   rücken), "event" (das Ereignis einer Karte spielen) oder "snub" (abwerfen);
   dann aus der Auslage Karten nachziehen.
 - Am Ende jeder Runde wird der Artikel der Versammlung angenommen oder
   abgelehnt, Ausschuss und Debatten werden gewertet, der nächste Artikel folgt.
-- Nach der letzten Runde gibt jede Fraktion auf den entschiedenen Artikeln
+- Nach der letzten Runde gibt jede Faktion auf den entschiedenen Artikeln
   einen Schlussbonus (5, 4, 3, 2 nach ihrem Platz) an die Spieler mit ihren
   Markern. Die meisten Punkte gewinnen.""",
 }

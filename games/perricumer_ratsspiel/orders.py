@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator, model_
 from referee.game_api.contract import FAULT, Problem
 
 from . import council as C
-from .words import MISPLACED, canon, choices, hint
+from .words import MISPLACED, allowed, canon, choices, hint
 
 CARDS: tuple[str, ...] = (
     "familienstern", "fremdes_revier", "fremde_schichten", "aufstaende",
@@ -198,18 +198,20 @@ def read_card(state: dict, player: str, card: Ereigniskarte | None) -> tuple[dic
             for nr, choice in sorted(card.abstimmung.items()):
                 vote = _choice(state, nr, choice) if nr in state["session"] else None
                 if vote is None:
+                    shown = list(dict.fromkeys(_sides(state, nr).values())) if nr in state["session"] else state["session"]
                     return None, [_f("card.param", f"ereigniskarte.abstimmung.{nr}", card=name,
-                                     field=f"abstimmung {nr}", value=choice, hint="")]
+                                     field=f"abstimmung {nr}", value=choice, hint=allowed(shown))]
                 votes[str(nr)] = vote
             out["abstimmung"] = votes
     elif need == "vorschlag":
         if card.vorschlag not in state["session"]:
             return None, [_f("card.param", "ereigniskarte.vorschlag", card=name, field="vorschlag",
-                             value=card.vorschlag if card.vorschlag is not None else "—", hint="")]
+                             value=card.vorschlag if card.vorschlag is not None else "—", hint=allowed(state["session"]))]
         side = _choice(state, card.vorschlag, card.seite)
         if side is None:
             return None, [_f("card.param", "ereigniskarte.seite", card=name, field="seite",
-                             value=card.seite if card.seite is not None else "—", hint="")]
+                             value=card.seite if card.seite is not None else "—",
+                             hint=allowed(list(dict.fromkeys(_sides(state, card.vorschlag).values()))))]
         out["vorschlag"] = card.vorschlag
         out["seite"] = side
     return out, []

@@ -52,6 +52,12 @@ def hint(value: object, table: Mapping[str, str]) -> dict[str, str]:
     return {"de": f" Meintest du „{table[near[0]]}“?", "en": f" Did you mean '{table[near[0]]}'?"}
 
 
+def allowed(values) -> dict[str, str]:
+    """`` Possible: a | b.`` for a field no near choice can be named for: what it takes."""
+    shown = " | ".join(str(v) for v in values) or "—"
+    return {"de": f" Möglich: {shown}.", "en": f" Possible: {shown}."}
+
+
 # keys a player puts at the top of the orders that belong one level down, with the shape
 # they belong in: the reply says where (the schema alone would only say "not allowed here")
 _CARD = "ereigniskarte: {karte: kaiserhof, vorschlag: <nr>, seite: pro}"

@@ -27,9 +27,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "Schicke genau ein Dokument pro Mail."),
     },
     "document.not_mapping": {
-        "en": ("The document is not a list of 'key: value' lines.",
+        "en": ("The document is not a list of 'name: value' lines.",
                "Start with 'match: ...' at the beginning of a line, without indentation."),
-        "de": ("Das Dokument besteht nicht aus Zeilen der Form 'Schlüssel: Wert'.",
+        "de": ("Das Dokument besteht nicht aus Zeilen der Form 'Name: Wert'.",
                "Beginne mit 'match: ...' am Zeilenanfang, ohne Einrückung."),
     },
     "document.too_large": {
@@ -102,9 +102,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "Entferne das '!'-Tag in Zeile {line}; einfache Werte genügen."),
     },
     "yaml.duplicate_key": {
-        "en": ("The key '{key}' appears twice.",
+        "en": ("The entry '{key}:' appears twice.",
                "Keep one of them; check line {line}."),
-        "de": ("Der Schlüssel '{key}' kommt doppelt vor.",
+        "de": ("Der Eintrag '{key}:' kommt doppelt vor.",
                "Behalte nur einen davon; prüfe Zeile {line}."),
     },
     # -- the envelope -----------------------------------------------------------
@@ -115,9 +115,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
                "Ergänze '{field}: ...' am Zeilenanfang, wie 'match:'."),
     },
     "envelope.unknown_key": {
-        "en": ("Unknown key '{field}'{suggestion_en}.",
+        "en": ("Unknown entry '{field}'{suggestion_en}.",
                "Allowed here: {allowed}. Put orders under 'orders:' (indented); check line {line}."),
-        "de": ("Unbekannter Schlüssel '{field}'{suggestion_de}.",
+        "de": ("Unbekannter Eintrag '{field}'{suggestion_de}.",
                "Erlaubt sind hier: {allowed_de}. Befehle gehören eingerückt unter 'befehle:' (oder 'orders:'); prüfe Zeile {line}."),
     },
     "envelope.wrong_type": {

@@ -141,8 +141,8 @@ _PROBLEMS_DE = {
     _TOO_LONG: f"eine Zahl mit mehr als {MAX_INT_DIGITS} Ziffern",
     _NOT_OF_TAG: "ein Wert, der nicht zu seinem '!!'-Tag passt",
     "could not find expected ':'": "ein ':' fehlt",
-    "did not find expected key": "hier wurde ein Schlüssel erwartet (Einrückung?)",
-    "mapping values are not allowed in this context": "hier darf kein 'Schlüssel: Wert' stehen (Einrückung oder fehlende Anführungszeichen?)",
+    "did not find expected key": "hier wurde ein Eintrag 'Name:' erwartet (Einrückung?)",
+    "mapping values are not allowed in this context": "hier darf kein 'Name: Wert' stehen (Einrückung oder fehlende Anführungszeichen?)",
     "did not find expected ',' or ']'": "ein ',' oder ']' fehlt",
     "did not find expected ',' or '}'": "ein ',' oder '}' fehlt",
     "found unexpected end of stream": "der Text endet unerwartet (Anführungszeichen nicht geschlossen?)",
@@ -271,8 +271,8 @@ def _walk(root: yaml.Node, max_depth: int, max_nodes: int) -> dict[tuple, Marks]
                 seen.add(id(key_node))
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _SCALAR_TAGS:
                     raise YamlRefused("yaml.syntax", key_node.start_mark.line, key_node.start_mark.column,
-                                      {"problem": "a key must be a plain word",
-                                       "problem_de": "ein Schlüssel muss ein einfaches Wort sein"})
+                                      {"problem": "an entry's name must be a plain word",
+                                       "problem_de": "der Name eines Eintrags muss ein einfaches Wort sein"})
                 name = key_node.value
                 k = (key_node.start_mark.line, key_node.start_mark.column)
                 if name in names:

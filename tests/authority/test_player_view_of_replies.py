@@ -34,7 +34,7 @@ def test_refusal_of_a_broken_envelope_names_the_known_match(ref, outbox):
     assert reply["Subject"] == "Re: [toy1] Not accepted"
     text = text_of(reply)
     assert "not accepted in match toy1" in text
-    assert "Line 5, column 1: Unknown key 'oders' (did you mean 'orders'?)" in text
+    assert "Line 5, column 1: Unknown entry 'oders' (did you mean 'orders'?)" in text
     assert keys["ann"] not in text
 
 

@@ -3,7 +3,7 @@ from collections import Counter
 
 from ffkit import ED, board, errors, kinds, play, put_delegation, take
 
-from referee.game_api.contract import Rng
+from referee.game_api.contract import Rng, phrase
 from referee_games.founding_fathers import RULES
 from referee_games.founding_fathers.engine import cut, draw, refill
 from referee_games.founding_fathers.rounds import end_game
@@ -175,6 +175,11 @@ def test_bad_orders_are_refused_with_places():
                                               delegates=["mifflin", "franklin"])] == [("orders.not_in_hand", "delegates.1")]
     assert [p.code for p in errors(st, "madison", action="vote", state="XX", side="yea",
                                    delegates=["mifflin"])] == ["vote.state_unknown"]
+    # a state's name, even misspelt, is answered with its code
+    for written in ("Virginia", "virgina"):
+        [named] = errors(st, "madison", action="vote", state=written, side="yea", delegates=["mifflin"])
+        assert phrase(RULES, named, "en").endswith("Did you mean 'VA'?") and \
+            phrase(RULES, named, "de").endswith("Meintest du „VA“?"), written
     assert [p.code for p in errors(st, "madison", action="vote", state="PA", delegates=["mifflin"])] == ["vote.side_missing"]
     assert [p.code for p in errors(st, "madison", action="debate", delegates=["madison"])] == ["debate.planner"]
     assert [p.code for p in RULES.validate(st, "paterson", RULES.default_orders(st, "paterson"))] == ["stage.none"]

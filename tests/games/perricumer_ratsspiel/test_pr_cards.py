@@ -1,6 +1,7 @@
 """The eight event cards: one per round, each once per game, clashes void."""
 from pr_helpers import ALL_CARDS, consensus_state, gm_entries, orders, play, record
 
+from referee.game_api.contract import phrase
 from referee_games.perricumer_ratsspiel import RULES
 
 CARDS = {"p1": ALL_CARDS[:4] + ["kaiserhof"], "p2": ALL_CARDS[4:]}
@@ -137,3 +138,14 @@ def test_three_different_cards_are_chosen_in_round_one():
     assert res.state["cards"]["p1"] == ["aufstaende", "marionette", "kaiserhof"]
     assert len(set(res.state["cards"]["p2"])) == 3                       # drawn by lot
     assert [e.data["player"] for e in gm_entries(res, "lot") if e.data["why"] == "ereigniskarten"] == ["p2"]
+
+
+def test_a_card_field_that_takes_no_such_value_says_which_values_it_takes():
+    s = _cards(consensus_state(), ["kaiserhof"])
+    agenda = " | ".join(str(nr) for nr in s["session"])
+    for card, en, de in (({"karte": "kaiserhof", "vorschlag": 99, "seite": "dafür"},
+                          "Possible: pro | contra.", "Möglich: pro | contra."),
+                         ({"karte": "kaiserhof", "vorschlag": 12345, "seite": "pro"},
+                          f"Possible: {agenda}.", f"Möglich: {agenda}.")):
+        [problem] = [p for p in RULES.validate(s, "p1", orders(ereigniskarte=card)) if p.where.startswith("ereignis")]
+        assert en in phrase(RULES, problem, "en") and de in phrase(RULES, problem, "de"), problem
