@@ -128,7 +128,7 @@ def new(env, file):
             click.echo(f"  {problem}", err=True)
         return 1
     sent = ref.send_pending(env.sink()).sent
-    click.echo(f"created match {created.match}; {sent} welcome mails sent")
+    click.echo(f"created match {created.match}; {sent} mail{'' if sent == 1 else 's'} sent (welcomes, rules, the GM's)")
     click.echo(f"GM key (shown once, keep it): {created.gm_key}")
 
 

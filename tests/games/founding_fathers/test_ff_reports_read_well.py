@@ -84,3 +84,10 @@ def test_the_prefilled_form_sent_back_unchanged_is_a_pass_with_a_warning():
     assert [p.code for p in problems if p.code == "snub.nothing"] == ["snub.nothing"]
     assert not any(p.is_error for p in problems)
     assert "pass" in RULES.messages["snub.nothing"]["en"] and "Passen" in RULES.messages["snub.nothing"]["de"]
+
+
+@pytest.mark.parametrize("lang,line", [("en", "  Defaulted orders: Paterson, Sherman\n"),
+                                       ("de", "  Standardbefehle für: Paterson, Sherman\n")])
+def test_the_seats_whose_orders_were_defaulted_are_listed_with_commas(lang, line):
+    ctx = dict(_ctx(board(), "madison", lang), missing=["paterson", "sherman"])
+    assert line in RENDERER.game_report(RULES.name, RULES.languages, lang, ctx)[0]
