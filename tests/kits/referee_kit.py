@@ -131,3 +131,15 @@ def keys_of(outbox) -> dict[str, str]:
 
 def doc(player, key, body, match="toy1"):
     return f"match: {match}\nplayer: \"{player}\"\nkey: {key}\n{body}"
+
+
+RAT_PLAYERS = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
+               {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
+
+
+def ratsspiel_match(ref, outbox) -> dict[str, str]:
+    """A Perricumer Ratsspiel match "rat" (German; alrik reads German, boronian English):
+    each seat's key from its welcome mail."""
+    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=RAT_PLAYERS,
+                          options={}, observers=[]))
+    return keys_of(outbox)

@@ -3,19 +3,7 @@ wait to be corrected (named so, in the acceptance and in the status), and only a
 sent ``command: wait`` is listed as having asked to wait; in English and German."""
 from __future__ import annotations
 
-import re
-
-from referee_kit import SPEC, clock, game, inbound, outbox, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
-
-PLAYERS = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
-           {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
-
-
-def ratsspiel(ref, outbox) -> dict:
-    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=PLAYERS, options={},
-                          observers=[]))
-    return {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
-            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
+from referee_kit import clock, game, inbound, outbox, ratsspiel_match, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
 
 
 def orders(seat: str, key: str, cards: str) -> str:
@@ -29,7 +17,7 @@ def status(ref, outbox, seat: str, key: str) -> str:
 
 
 def test_orders_with_a_fault_hold_the_close_as_waiting_for_corrected_orders_not_as_asked_to_wait(ref, outbox):
-    keys = ratsspiel(ref, outbox)
+    keys = ratsspiel_match(ref, outbox)
     good = "familienstern, fremdes_revier, kaiserhof"
     assert ref.handle(inbound("alrik@example.org", orders("alrik", keys["alrik"], "familienstern, fremdes_revier, marionete"))).reason == "accepted"
     outbox.flush()

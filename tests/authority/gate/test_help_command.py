@@ -6,19 +6,9 @@ from __future__ import annotations
 
 import re
 
-from referee_kit import SPEC, clock, game, inbound, outbox, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee_kit import clock, game, inbound, outbox, ratsspiel_match, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
 
-PLAYERS = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
-           {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
 FORM_END = re.compile(r"\n(?:The rules for players|Die Regeln für Spielende|Commands:|Kommandos:)")
-
-
-def ratsspiel(ref, outbox) -> dict:
-    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=PLAYERS, options={},
-                          observers=[]))
-    keys = {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
-            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
-    return keys
 
 
 def ask(ref, seat: str, key: str, command: str) -> str:
@@ -31,7 +21,7 @@ def form_in(text: str) -> str:
 
 
 def test_help_sends_the_order_form_the_commands_and_the_rules_in_the_players_language(ref, outbox):
-    keys = ratsspiel(ref, outbox)
+    keys = ratsspiel_match(ref, outbox)
     assert ask(ref, "alrik", keys["alrik"], "help") == "help"
     assert ask(ref, "boronian", keys["boronian"], "help") == "help"
     sent = outbox.flush()
@@ -53,7 +43,7 @@ def test_help_sends_the_order_form_the_commands_and_the_rules_in_the_players_lan
 
 
 def test_a_resend_before_any_report_sends_the_welcomes_form_instead_of_refusing(ref, outbox):
-    keys = ratsspiel(ref, outbox)
+    keys = ratsspiel_match(ref, outbox)
     assert ask(ref, "boronian", keys["boronian"], "resend") == "resend"
     [reply] = to(outbox.flush(), "boronian@example.org")[:1]
     text = text_of(reply)
@@ -63,14 +53,14 @@ def test_a_resend_before_any_report_sends_the_welcomes_form_instead_of_refusing(
 
 
 def test_a_resend_of_a_turn_not_yet_reported_points_to_help(ref, outbox):
-    keys = ratsspiel(ref, outbox)
+    keys = ratsspiel_match(ref, outbox)
     body = f"match: rat\nplayer: boronian\nkey: {keys['boronian']}\ncommand: resend\nturn: 1\n"
     assert ref.handle(inbound("boronian@example.org", body)).reason == "resend.none"
     assert "'command: help' sends your order form" in text_of(to(outbox.flush(), "boronian@example.org")[0])
 
 
 def test_a_mail_without_a_key_line_is_told_the_key_is_missing_and_how_to_get_a_new_one(ref, outbox):
-    ratsspiel(ref, outbox)
+    ratsspiel_match(ref, outbox)
     body = "match: rat\nplayer: {seat}\nturn: 1\norders:\n  auswahl: 1\n"
     assert ref.handle(inbound("alrik@example.org", body.format(seat="alrik"))).reason == "key.missing"
     assert ref.handle(inbound("boronian@example.org", body.format(seat="boronian"))).reason == "key.missing"
@@ -82,7 +72,7 @@ def test_a_mail_without_a_key_line_is_told_the_key_is_missing_and_how_to_get_a_n
 
 
 def test_the_new_key_mail_shows_the_help_command_with_the_new_key(ref, outbox):
-    keys = ratsspiel(ref, outbox)
+    keys = ratsspiel_match(ref, outbox)
     assert ask(ref, "boronian", keys["boronian"], "new-key") == "new-key"
     [mail] = [m for m in to(outbox.flush(), "boronian@example.org") if "new key" in m["Subject"]]
     text = text_of(mail)

@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import re
 
-from referee_kit import SPEC, clock, game, inbound, outbox, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
+from referee_kit import clock, game, inbound, outbox, ratsspiel_match, ref, text_of, to, toy_registered  # noqa: F401  (the authority's fixtures)
 
 
 def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, outbox):
-    players = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
-               {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
-    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=players, options={},
-                          observers=[]))
-    keys = {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
-            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
+    keys = ratsspiel_match(ref, outbox)
     ref.force("rat")             # round one: cards drawn by lot
     outbox.flush()
     state = ref.rules(ref.store.match("rat")).load(ref.store.current_turn("rat")["state"])
@@ -36,12 +31,7 @@ def test_the_acceptance_echoes_the_standardaktion_not_the_refused_actions(ref, o
 
 
 def test_orders_whose_every_part_takes_its_default_echo_that_in_words_not_as_an_empty_mapping(ref, outbox):
-    players = [{"id": "alrik", "name": "Alrik", "email": "alrik@example.org"},
-               {"id": "boronian", "name": "Boronian", "email": "boronian@example.org", "lang": "en"}]
-    ref.create_match(dict(SPEC, id="rat", game="perricumer_ratsspiel", language="de", players=players, options={},
-                          observers=[]))
-    keys = {m["To"].split("@")[0]: re.search(r"(?:Your key|Dein Schlüssel): (\S+)", text_of(m)).group(1)
-            for m in outbox.flush() if re.search(r"(?:Your key|Dein Schlüssel): ", text_of(m))}
+    keys = ratsspiel_match(ref, outbox)
     for seat in ("alrik", "boronian"):   # round one: a misspelt card and a proposal not on offer
         body = (f"match: rat\nplayer: {seat}\nkey: {keys[seat]}\nturn: 1\norders:\n"
                 "  ereigniskarten: [familienstern, fremdes_revier, marionete]\n  auswahl: 99\n")
