@@ -30,11 +30,11 @@ def check_file(ref, path: Path, lang: str | None = None) -> tuple[list[str], boo
     env = read_envelope(doc)
     if isinstance(env, list):
         return _said(env, lang or _seat_lang(ref, text), doc.source), False
-    problems, stage_lang, _ = _against_match(ref, env, doc, lang)
-    said = _said(problems, stage_lang, doc.source)
+    problems, seat_lang = _against_match(ref, env, doc, lang)
+    said = _said(problems, seat_lang, doc.source)
     ok = not any(getattr(p, "severity", "error") == "error" for p in problems)
     if ok:
-        said.append(_WORDS.get(stage_lang, _WORDS["en"])["ok"])
+        said.append(_WORDS.get(seat_lang, _WORDS["en"])["ok"])
     return said, ok
 
 
@@ -63,33 +63,33 @@ _WORDS = {"en": {"warning": "warning", "error": "error",
                  "ok": "ok: diese Befehle würden angenommen (der Schlüssel wird geprüft, wenn die Mail kommt)"}}
 
 
-def _against_match(ref, env, doc, asked):
+def _against_match(ref, env, doc, asked) -> tuple[list, str]:
     store = ref.store
     match = store.match(env.match)
     if match is None:
-        return [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))], asked or "en", None
+        return [Own("match.unknown", {"match": env.match}, *_at(doc, "match"))], asked or "en"
     lang = asked or ref.lookups.lang_of(match)
     player = store.player(match["id"], env.player)
     if player is None:
-        return [Own("player.unknown", {"match": match["id"], "player": env.player}, *_at(doc, "player"))], lang, None
+        return [Own("player.unknown", {"match": match["id"], "player": env.player}, *_at(doc, "player"))], lang
     lang = asked or ref.lookups.lang_of(match, player)
     turn = store.current_turn(match["id"])
     if match["status"] == "ended":
-        return [Own("match.ended", {"match": match["id"]})], lang, None
+        return [Own("match.ended", {"match": match["id"]})], lang
     if env.turn is not None and env.turn != turn["number"]:
-        return [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]}, *_at(doc, "turn"))], lang, None
+        return [Own("turn.wrong", {"sent": env.turn, "current": turn["number"]}, *_at(doc, "turn"))], lang
     if turn["deadline"] and not ref.lookups.timing(match).accepts_orders(datetime.fromisoformat(turn["deadline"]), ref.now()):
         info = ref.lookups.deadline_info(match, turn, lang)
-        return [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})], lang, None
+        return [Own("turn.late", {"current": turn["number"], "deadline": info["local"]})], lang
     stage = turn["awaiting"].get(player["id"])
     if stage is None:
-        return [Own("turn.not_awaited", {"current": turn["number"]})], lang, None
+        return [Own("turn.not_awaited", {"current": turn["number"]})], lang
     if env.orders is None:
-        return [Own("orders.missing")], lang, stage
+        return [Own("orders.missing")], lang
     rules = ref.rules(match)
     state = ref.turn_state(rules, match["id"], turn)
     _, problems = ref.orders.reader.check_orders(rules, state, stage, player["id"], env.orders, doc)
-    return list(problems) + list(getattr(doc, "notes", ())), lang, stage
+    return list(problems) + list(getattr(doc, "notes", ())), lang
 
 
 def _said(problems, lang: str, source: str | None) -> list[str]:

@@ -64,7 +64,7 @@ class Commands:
         asked_turn = env.args.get("turn") or env.turn
         if cmd == "help" or (cmd == "resend" and not asked_turn and _last_resolved(self.store, match["id"]) is None):
             # a resend before any report: what the player lost is the welcome's form
-            return self._help(mail, match, player, cmd, lang)
+            return self._help(mail, match, player, turn, cmd, lang)
         if cmd == "resend":
             try:
                 number = checks.integer(asked_turn or _last_resolved(self.store, match["id"]) or 0,
@@ -85,11 +85,10 @@ class Commands:
         self.replies.reply(mail, match, player, subject, text)
         return Handled("processed", cmd, match["id"], player["id"])
 
-    def _help(self, mail, match, player, cmd: str, lang: str) -> Handled:
+    def _help(self, mail, match, player, turn: dict, cmd: str, lang: str) -> Handled:
         """The commands, the order form of the open turn if the player owes one, and the rules
         (the site's page, or a mail of their own: never beside the form a reply may quote)."""
         rules = self.lookups.rules(match)
-        turn = self.store.current_turn(match["id"])
         stage = turn["awaiting"].get(player["id"]) if turn["status"] == "open" and match["status"] != "ended" else None
         form = rules.order_form(self.lookups.turn_state(rules, match["id"], turn), player["id"], lang) if stage else ""
         if form:

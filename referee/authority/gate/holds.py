@@ -17,14 +17,14 @@ def has_fault(rules, state, stage: str, player: str, orders: dict) -> bool | Non
         return None
 
 
-def holds(store, lookups, match: dict, turn: dict) -> tuple[list[str], list[str]]:
+def holds(store, lookups, match: dict, turn: dict, state=None) -> tuple[list[str], list[str]]:
     """(asked, faulty): ids of the players who hold the open turn's early close, those who
-    asked to wait and those whose orders carry a fault."""
+    asked to wait and those whose orders carry a fault (``state``: the turn's, if loaded)."""
     waits = store.waits(match["id"], turn["number"]) if turn["status"] == "open" else set()
     if not waits:
         return [], []
     rules = lookups.rules(match)
-    state = lookups.turn_state(rules, match["id"], turn)
+    state = state if state is not None else lookups.turn_state(rules, match["id"], turn)
     subs = store.submissions(match["id"], turn["number"])
     asked: list[str] = []
     faulty: list[str] = []

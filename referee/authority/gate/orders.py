@@ -48,7 +48,7 @@ class Orders:
                                   mail.content_hash, self.now())
         names = self.lookups.names(match["id"])
         awaited = [names.get(p, {"name": p})["name"] for p in self.lookups.still_awaited(match["id"], turn)]
-        asked, faulty = holds(self.store, self.lookups, match, turn) if not awaited else ([], [])
+        asked, faulty = holds(self.store, self.lookups, match, turn, state) if not awaited else ([], [])
         subject, text = self.renderer.mail(
             "accepted", lang, match=self.lookups.match_ctx(match, rules), player=player, turn=turn["number"],
             orders=self._understood(rules, state, player["id"], model, orders),
