@@ -7,6 +7,7 @@ import email
 import hashlib
 import json
 import re
+from datetime import UTC, datetime
 from email import policy
 from typing import Annotated, Literal, Union
 
@@ -149,8 +150,10 @@ def test_words_read_in_both_languages():
 def test_the_page_is_attached_last_and_both_send_paths_write_the_same_bytes(html, picture):
     _, _, _, data = started("nations_dice")
     page = (data["name"], order_page.page_html(data))
+    # a fixed Date: each path would read the clock, and a second could turn between the two
     kw = dict(domain="example.org", message_id="<m1@example.org>", auto="auto-generated", picture=picture,
-              picture_cid="<c@example.org>", calendar="BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", page=page)
+              picture_cid="<c@example.org>", calendar="BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", page=page,
+              date=datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     body = "<p>report</p>" if html else None
     raw = compose("r@example.org", "p@example.org", "Report", "text\n", body, **kw).as_bytes(policy=policy.SMTP)
     assert compose_bytes("r@example.org", "p@example.org", "Report", "text\n", body, **kw) == raw
