@@ -11,7 +11,7 @@ from referee.game_api.contract import Rng
 from .edition import STATES, Edition
 from .effects import Ctx, event_possible, run_event
 from .engine import advance, assembly_result, debate_problem, pick_positions, place_vote, refill, vote_problem
-from .near import did_you_mean
+from .near import card_meant
 from .orders import ACTION_FIELDS
 from .rounds import end_round
 from .state import HAND, clone, event_blocked, reclaim_options
@@ -130,7 +130,7 @@ def finish_turn(d: dict, ed: Edition, log: list):
 def keep_problems(d: dict, p: str, keep: list[str]) -> list:
     dealt = d["dealt"].get(p, [])
     # every problem at once, so one corrected mail can fix them all
-    problems = [("keep.unknown", {"card": c, "dealt": ", ".join(dealt), "near": did_you_mean(c, dealt)}, f"keep.{i}")
+    problems = [("keep.unknown", {"card": c, "dealt": ", ".join(dealt), "near": card_meant(c, dealt)}, f"keep.{i}")
                 for i, c in enumerate(keep) if c not in dealt]
     if len(keep) != 2 or len(set(keep)) != 2:
         problems.insert(0, ("keep.count", {}, "keep"))

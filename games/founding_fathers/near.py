@@ -1,29 +1,22 @@
-"""A "did you mean" for a misspelt card or state in a refusal, worded per language."""
+"""A "did you mean" for a misspelt card or state in a refusal (the contract's ``did_you_mean``)."""
 from __future__ import annotations
 
-import difflib
+from referee.game_api.contract import did_you_mean
 
 from .edition import STATES
 
-# what players write for a state instead of its code
-STATE_NAMES = {"NEW HAMPSHIRE": "NH", "MASSACHUSETTS": "MA", "CONNECTICUT": "CT", "NEW YORK": "NY",
+# what players write for a state instead of its code, and the codes themselves
+STATE_WORDS = {**{code: code for code in STATES},
+               "NEW HAMPSHIRE": "NH", "MASSACHUSETTS": "MA", "CONNECTICUT": "CT", "NEW YORK": "NY",
                "NEW JERSEY": "NJ", "PENNSYLVANIA": "PA", "DELAWARE": "DE", "MARYLAND": "MD", "VIRGINIA": "VA",
                "NORTH CAROLINA": "NC", "SOUTH CAROLINA": "SC", "GEORGIA": "GA"}
 
 
-def did_you_mean(value, choices) -> dict | str:
-    """`` Did you mean 'x'?`` where ``value`` is near exactly one of ``choices``, else ""."""
-    near = difflib.get_close_matches(str(value)[:64], list(choices), n=1, cutoff=0.7)
-    return _said(near[0]) if near else ""
+def card_meant(card: object, dealt: list[str]) -> dict[str, str]:
+    """The dealt card a misspelt one most likely means, as a refusal's parameter."""
+    return did_you_mean(card, {c: c for c in dealt})
 
 
-def state_meant(value) -> dict | str:
-    """The state code a misspelt code or a state's name most likely means, as ``did_you_mean``."""
-    text = str(value or "")[:64].upper().strip()
-    table = {**{code: code for code in STATES}, **STATE_NAMES}
-    near = difflib.get_close_matches(text, list(table), n=1, cutoff=0.7)
-    return _said(table[near[0]]) if near else ""
-
-
-def _said(choice: str) -> dict:
-    return {"en": f" Did you mean '{choice}'?", "de": f" Meintest du „{choice}“?"}
+def state_meant(value: object) -> dict[str, str]:
+    """The state code a misspelt code or a state's name most likely means."""
+    return did_you_mean(None if value is None else str(value).upper().strip(), STATE_WORDS)

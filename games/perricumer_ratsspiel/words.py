@@ -5,10 +5,11 @@ choice folds to the same word.  What matches nothing comes back as written,
 with the near choice to suggest."""
 from __future__ import annotations
 
-import difflib
 import functools
 import unicodedata
 from collections.abc import Iterable, Mapping
+
+from referee.game_api.contract import did_you_mean
 
 _SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", " ": "_", "-": "_"})
 
@@ -44,12 +45,7 @@ def canon(value: object, table: Mapping[str, str]) -> object:
 
 def hint(value: object, table: Mapping[str, str]) -> dict[str, str]:
     """`` Meintest du „x“?`` for a value that names nothing but is near one choice ("" else)."""
-    if value is None or len(str(value)) > 64:   # a near id is a slip of a few letters
-        return {"de": "", "en": ""}
-    near = difflib.get_close_matches(fold(value), list(table), n=1, cutoff=0.7)
-    if not near:
-        return {"de": "", "en": ""}
-    return {"de": f" Meintest du „{table[near[0]]}“?", "en": f" Did you mean '{table[near[0]]}'?"}
+    return did_you_mean(None if value is None else fold(value), table)
 
 
 def allowed(values) -> dict[str, str]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from referee.game_api import fastjson
 from referee.game_api.contract_plans import PLAN_ASK, PLAN_MESSAGES, PlanChoice, follow_plan, plan_preview  # noqa: F401  (part of the contract: plans of sequential play)
-from referee.game_api.contract_problem import FAULT, Problem  # noqa: F401  (part of the contract)
+from referee.game_api.contract_problem import FAULT, Problem, did_you_mean  # noqa: F401  (part of the contract)
 from referee.game_api.contract_svg import Svg, fit  # noqa: F401  (part of the contract: a game's picture hook)
 
 PlayerId = str

@@ -1,6 +1,7 @@
 """Part of the contract (``contract.py`` re-exports it): what is wrong or doubtful in orders."""
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -33,3 +34,18 @@ class Problem:
 # early while a player's accepted orders carry one (authority/gate/orders.py sets the
 # player's wait flag until orders without a fault come).
 FAULT = "fault."
+
+
+NEAR_MAX = 64   # a near choice is a slip of a few letters: a longer value is near nothing
+
+
+def did_you_mean(value: object, table: Mapping[str, str]) -> dict[str, str]:
+    """A problem's parameter (worded per language) naming the choice ``value`` is most likely
+    a slip for: `` Did you mean 'x'?`` where ``value`` is near one key of ``table`` (the word a
+    choice is compared by -> the choice to name); empty texts where it is near none."""
+    if value is None or len(str(value)) > NEAR_MAX:
+        return {"en": "", "de": ""}
+    near = difflib.get_close_matches(str(value), list(table), n=1, cutoff=0.7)
+    if not near:
+        return {"en": "", "de": ""}
+    return {"en": f" Did you mean '{table[near[0]]}'?", "de": f" Meintest du „{table[near[0]]}“?"}
