@@ -62,12 +62,13 @@ class Commands:
         turn = self.store.current_turn(match["id"])
         extra: dict = {}
         asked_turn = env.args.get("turn") or env.turn
-        if cmd == "help" or (cmd == "resend" and not asked_turn and _last_resolved(self.store, match["id"]) is None):
+        last = _last_resolved(self.store, match["id"]) if cmd == "resend" else None
+        if cmd == "help" or (cmd == "resend" and not asked_turn and last is None):
             # a resend before any report: what the player lost is the welcome's form
             return self._help(mail, match, player, turn, cmd, lang)
         if cmd == "resend":
             try:
-                number = checks.integer(asked_turn or _last_resolved(self.store, match["id"]) or 0,
+                number = checks.integer(asked_turn or last or 0,
                                         0, checks.MAX_TURN, "turn")
             except checks.Invalid:
                 return self.replies.refuse(mail, match, lang, [Own("resend.none", {"turn": checks.echo(env.args.get("turn"), 12)},
