@@ -96,12 +96,16 @@ def _create(store) -> None:
 def open_checked(store, migrate: bool = False) -> list[int]:
     """Make a new store, or check an existing one's version (``migrate``: bring an
     older one up to date).  Returns the migrations applied."""
-    with store.transaction():
-        store._db.schema_lock()   # two workers starting on one new database: one creates it
-        version = version_of(store)
-        if version is None:
-            _create(store)
-            return []
+    # a made store is opened without the schema lock: a worker stopped while it held the lock (a
+    # debugger, SIGSTOP) would otherwise stall every other process that opens the store
+    version = version_of(store)
+    if version is None:
+        with store.transaction():
+            store._db.schema_lock()   # two workers starting on one new database: one creates it
+            version = version_of(store)
+            if version is None:
+                _create(store)
+                return []
     if version > SCHEMA_VERSION:
         raise SchemaMismatch(f"{store.location}: schema version {version} is newer than this referee's "
                              f"({SCHEMA_VERSION}); refusing to start: upgrade the referee")
