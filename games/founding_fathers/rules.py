@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pydantic import ValidationError
-
-from referee.game_api.contract import LogEntry, Problem, Resolution, Rng
+from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, invalid_edition
 
 from . import summary
 from .actions import act, check, finish_turn, is_error, keep_problems
@@ -51,12 +49,10 @@ class FoundingFathers:
         for key in sorted(set(options) - {"edition"}):
             probs.append(Problem("options.unknown", key, "warning", {"key": key},
                                  text=f"Unknown option {key} is ignored."))
-        if options.get("edition") is not None:
-            try:
-                edition_for(dict(options["edition"]))
-            except (ValidationError, ValueError, TypeError) as e:
-                probs.append(Problem("options.edition", "edition", params={"error": str(e)[:500]},
-                                     text=f"The edition is not valid: {str(e)[:500]}"))
+        why = invalid_edition(options.get("edition"), edition_for)
+        if why:
+            probs.append(Problem("options.edition", "edition", params={"error": why},
+                                 text=f"The edition is not valid: {why['en']}"))
         return probs
 
     def setup(self, players: Sequence[str], options: Mapping, rng: Rng) -> FFState:

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pydantic import ValidationError
-
-from referee.game_api.contract import LogEntry, Problem, Resolution, Rng
+from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, invalid_edition
 
 from . import summary
 from .actions import canonical, tile_id
@@ -51,11 +49,9 @@ class NationsDice:
             probs.append(Problem("options.variant", "variant"))
         if not isinstance(options.get("hard", False), bool):
             probs.append(Problem("options.hard", "hard"))
-        if options.get("edition") is not None:
-            try:
-                edition_for(dict(options["edition"]))
-            except (ValidationError, ValueError, TypeError) as e:
-                probs.append(Problem("options.edition", "edition", params={"error": str(e)[:500]}))
+        why = invalid_edition(options.get("edition"), edition_for)
+        if why:
+            probs.append(Problem("options.edition", "edition", params={"error": why}))
         return probs
 
     def sample_options(self, players) -> dict:

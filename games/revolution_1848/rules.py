@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pydantic import ValidationError
-
-from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow_plan, plan_preview
+from referee.game_api.contract import LogEntry, Problem, Resolution, Rng, follow_plan, invalid_edition, plan_preview
 
 from .actions import never_problems, step_problems
 from .edition import PARTIES, edition_for
@@ -107,11 +105,9 @@ class Revolution1848:
             probs.append(_problem("options.players_unique", {}, "players"))
         for key in sorted(set(options) - {"edition"}):
             probs.append(_problem("options.unknown", {"key": key}, key, "warning"))
-        if options.get("edition") is not None:
-            try:
-                edition_for(dict(options["edition"]))
-            except (ValidationError, ValueError, TypeError) as e:
-                probs.append(_problem("options.edition", {"error": str(e)[:500]}, "edition"))
+        why = invalid_edition(options.get("edition"), edition_for)
+        if why:
+            probs.append(_problem("options.edition", {"error": why}, "edition"))
         return probs
 
     def setup(self, players: Sequence[str], options: Mapping, rng: Rng) -> State:

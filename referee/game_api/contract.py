@@ -21,6 +21,7 @@ from referee.game_api import fastjson
 from referee.game_api.contract_plans import PLAN_ASK, PLAN_MESSAGES, PlanChoice, follow_plan, plan_preview  # noqa: F401  (part of the contract: plans of sequential play)
 from referee.game_api.contract_problem import FAULT, Problem, did_you_mean  # noqa: F401  (part of the contract)
 from referee.game_api.contract_svg import Svg, fit  # noqa: F401  (part of the contract: a game's picture hook)
+from referee.game_api.schema_words import invalid_edition  # noqa: F401  (part of the contract: an edition's errors in words)
 
 PlayerId = str
 T = TypeVar("T")

@@ -4,7 +4,7 @@ Each code has a message (what is wrong) and a hint (what to do).  Both are
 ``str.format`` templates; ``{line}`` and ``{column}`` are always available,
 everything else comes from the problem's params.  A game's problem codes are
 phrased by the game itself (``contract.phrase``); pydantic's error types are
-translated in ``schema_errors``.
+translated in ``referee.game_api.schema_words``.
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from . import schema_walk as sw
-from .schema_errors import flow, phrase_error
+from referee.game_api.schema_words import flow, phrase_error
 
 
 @dataclass

@@ -1,12 +1,17 @@
-"""Pydantic validation errors phrased for players, in English and German.
+"""Pydantic validation errors phrased for players and game masters, in English and German.
 
 Pydantic's own ``msg`` is English and talks about Python types; players get
 the common error types rephrased here (by ``type`` and ``ctx``), with the
-value they wrote.  Types not listed fall back to pydantic's message.
+value they wrote.  Types not listed fall back to pydantic's message.  Part of
+the game contract (``invalid_edition``): a game's edition check words its
+errors the same way.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from pydantic import ValidationError
 
 _KIND = {  # (en, de) for the "wrong type" family
     "string": ("a word or text", "ein Wort oder ein Text"),
@@ -109,3 +114,45 @@ def phrase_error(error: dict) -> dict[str, str]:
             pass
     msg = str(error.get("msg", kind))
     return {"en": f"'{field}': {msg}.", "de": f"'{field}': ungültig ({msg})."}
+
+
+def _where(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def invalid_edition(raw: Any, build: Callable[[dict], Any], most: int = 3) -> dict[str, str] | None:
+    """Why ``raw`` (a match's ``options.edition``) makes no edition, as ``{"en": ..., "de": ...}``
+    (a ``Problem`` parameter ``phrase`` words per language); None if ``build(raw)`` takes it
+    (or there is none).  Pydantic's errors are worded as for orders, at most ``most`` of them,
+    each with its place in the edition; a game's own ``ValueError`` keeps its words."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return {"en": f"options.edition is a file name ({flow(raw)}); name an edition file at the top "
+                      f"of the match file instead (edition: {flow(raw)}), or give the edition itself here",
+                "de": f"options.edition ist ein Dateiname ({flow(raw)}); nenne eine Editionsdatei oben in der "
+                      f"Partiedatei (edition: {flow(raw)}) oder gib die Edition selbst hier an"}
+    if not isinstance(raw, Mapping):
+        return {"en": f"options.edition must be a mapping (name: value lines), not {flow(raw)}",
+                "de": f"options.edition muss eine Zuordnung (Zeilen Name: Wert) sein, nicht {flow(raw)}"}
+    try:
+        build(dict(raw))
+    except ValidationError as e:
+        errors = e.errors()
+        words = []
+        for err in errors[:most]:
+            said = {lang: text.rstrip(".") for lang, text in phrase_error(err).items()}
+            where = _where(tuple(p for p in err.get("loc", ()) if isinstance(p, (str, int)))[:-1])
+            words.append({lang: f"{where}: {text}" if where else text for lang, text in said.items()})
+        more = len(errors) - most
+        en, de = "; ".join(w["en"] for w in words), "; ".join(w["de"] for w in words)
+        if more > 0:
+            en, de = f"{en} (and {more} more)", f"{de} (und {more} weitere)"
+        return {"en": en, "de": de}
+    except (ValueError, TypeError) as e:   # the game's own checks (an unknown card, a count): its words
+        text = str(e)[:500]
+        return {"en": text, "de": text}
+    return None
