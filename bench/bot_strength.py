@@ -75,8 +75,16 @@ def line(res: ArenaResult, strength: str) -> str:
     return (f"{res.game:21} {res.players}p {bot.games:4} games  bot wins {rate:6.1%} [{low:5.1%}, {high:5.1%}]  "
             f"target {goal:4.0%} {verdict:7}  {statistics.mean(res.lengths):6.1f} turns  "
             f"{statistics.mean(times):.3f} s mean {max(times):.3f} s max per decision (CPU)"
-            + (f"  no seat won {res.unwon / len(res.lengths):.0%}" if res.unwon else "")
+            + (f"  no seat won {res.unwon / len(res.lengths):.0%}{why(res)}" if res.unwon else "")
             + (f"  REFUSED {res.refused}" if res.refused else ""))
+
+
+def why(res: ArenaResult) -> str:
+    """How the matches no seat won ended, by the outcome's reason (the Ratsspiel: korruption,
+    a common defeat; wahl or machtuebernahme, a non-player councillor's win)."""
+    games = len(res.lengths)
+    said = [f"{reason or '?'} {n / games:.0%}" for reason, n in sorted(res.unwon_why.items())]
+    return f" ({', '.join(said)})" if said else ""
 
 
 def random_line(res: ArenaResult) -> str:
@@ -85,7 +93,7 @@ def random_line(res: ArenaResult) -> str:
     common defeat, or a non-player councillor's win)."""
     games = len(res.lengths)
     firsts = sum(t.wins for t in res.by_strategy.values())
-    return (f"{res.game:21} {res.players}p {games:4} games  all random: no seat won {res.unwon / games:6.1%}, "
+    return (f"{res.game:21} {res.players}p {games:4} games  all random: no seat won {res.unwon / games:6.1%}{why(res)}, "
             f"a seat came first in {firsts / games:6.1%} ({firsts / games / res.players:5.1%} each; "
             f"the bot's target {target(res.players):4.0%})")
 

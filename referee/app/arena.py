@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -41,6 +42,7 @@ class ArenaResult:
     lengths: list[int] = field(default_factory=list)
     unfinished: int = 0
     unwon: int = 0                              # ended with no seat first: a common defeat, a non-player's win
+    unwon_why: Counter = field(default_factory=Counter)   # ... by the outcome's reason, where it gives one
     refused: int = 0                            # bot orders the game refused (should stay 0)
 
 
@@ -126,6 +128,7 @@ def run_arena(rules: GameRules, players: int, games: int, seed: str, strength: s
             result.unfinished += 1
         elif not winners:
             result.unwon += 1
+            result.unwon_why[str(outcome.get("reason") or "")] += 1
         scores = (outcome or {}).get("scores") or {}
         for i, (seat, how) in enumerate(zip(seat_names(players), strategies)):
             won = seat in winners
@@ -151,6 +154,7 @@ def merge(into: ArenaResult, part: ArenaResult) -> ArenaResult:
     into.lengths.extend(part.lengths)
     into.unfinished += part.unfinished
     into.unwon += part.unwon
+    into.unwon_why.update(part.unwon_why)
     into.refused += part.refused
     into.strategies = sorted(into.by_strategy, key=lambda s: (s == RANDOM, s))
     return into

@@ -34,12 +34,34 @@ def test_arena_prints_win_rates_per_seat_and_strategy(capsys):
 def test_arena_prints_the_final_scores_in_both_languages(capsys):
     code, out, _ = run(capsys, "revolution_1848", "--games", "2", "--strength", "fast", "--seed", "t", "--lang", "en")
     assert code == 0
-    found = re.findall(r"^(bot:fast|random): final score ([\d.-]+) mean \(95% interval ([\d.-]+) – ([\d.-]+)\) over 2 matches$",
-                       out, re.M)
+    found = re.findall(r"^(bot:fast|random): final score ([\d.-]+) mean \(95% interval ([\d.-]+) – ([\d.-]+)\) "
+                       r"of 2 final scores \(one a seat and match\)$", out, re.M)
     assert {f[0] for f in found} == {"bot:fast", "random"}
     assert all(float(lo) <= float(mean) <= float(hi) for _, mean, lo, hi in found)
     _, aus, _ = run(capsys, "revolution_1848", "--games", "2", "--strength", "fast", "--seed", "t", "--lang", "de")
-    assert re.search(r"^zufall: Endstand im Mittel [\d.-]+ \(95%-Intervall [\d.-]+ – [\d.-]+\) über 2 Partien$", aus, re.M)
+    assert re.search(r"^zufall: Endstand im Mittel [\d,-]+ \(95%-Intervall [\d,-]+ – [\d,-]+\) aus 2 Endständen "
+                     r"\(einer je Platz und Partie\)$", aus, re.M)
+
+
+def test_arena_counts_final_scores_not_matches_and_names_a_lone_one(capsys):
+    """Three seats, one match: the two random seats give two final scores of that one match,
+    and the bot's single score is shown without an interval."""
+    code, out, _ = run(capsys, "founding_fathers", "--players", "3", "--games", "1", "--strength", "fast",
+                       "--seed", "s1", "--lang", "en")
+    assert code == 0
+    assert out.startswith("Founding Fathers: 1 match, 3 players")
+    assert re.search(r"^random: final score [\d.]+ mean \(95% interval [\d.-]+ – [\d.]+\) of 2 final scores", out, re.M)
+    assert re.search(r"^bot:fast: final score [\d.]+ \(one seat in one match\)$", out, re.M)
+
+
+def test_arena_writes_german_numbers_with_a_decimal_comma(capsys):
+    code, out, _ = run(capsys, "founding_fathers", "--players", "3", "--games", "1", "--strength", "fast",
+                       "--seed", "s1", "--lang", "de")
+    assert code == 0
+    assert out.startswith("Founding Fathers: 1 Partie, 3 Spieler")
+    assert re.search(r"^alle\s+bot:fast\s+1\s+1\s+100,0%\s+20,7% – 100,0%$", out, re.M)
+    assert re.search(r"^Spieldauer: im Mittel \d+,\d Züge", out, re.M)
+    assert not re.search(r"\d\.\d", out.split("\n", 1)[1]), "a decimal point in the German figures"
 
 
 def test_a_solo_bot_plays_for_its_score_not_blind():
@@ -72,7 +94,7 @@ def test_arena_says_how_often_no_player_won_in_both_languages(capsys):
 def test_arena_speaks_german(capsys):
     code, out, _ = run(capsys, "revolution_1848", "--games", "1", "--strength", "fast", "--lang", "de")
     assert code == 0
-    assert "Partien, 2 Spieler, Bot-Stärke fast gegen zufällige legale Spieler" in out
+    assert "1 Partie, 2 Spieler, Bot-Stärke fast gegen zufällige legale Spieler" in out
     assert "Spieldauer: im Mittel" in out and "zufall" in out
 
 
@@ -128,10 +150,13 @@ def test_arena_plays_the_options_of_a_match_file(capsys, tmp_path):
 @pytest.mark.parametrize("content,lang,words", [
     ("options:\n  variant: backwards\n", "en", "the options do not suit Nations: The Dice Game"),
     ("options:\n  variant: backwards\n", "de", "die Optionen passen nicht zu Nations: The Dice Game"),
-    ("options: [1, 2\n", "en", "cannot be used: yaml"),
-    ("just words\n", "de", "ist nicht verwendbar: sie enthält keine Zuordnung options:"),
-    ("options:\n  x: " + "y" * 600_000 + "\n", "en", "cannot be used: document.too_large"),
-    (b"\xff\xfe", "en", "cannot be used: UnicodeDecodeError"),
+    ("options: [1, 2\n", "en", "cannot be used: Line 1, column 10: YAML syntax error: did not find expected ',' or ']'."),
+    ("options: [1, 2\n", "de", "ist nicht verwendbar: Zeile 1, Spalte 10: YAML-Syntaxfehler: ein ',' oder ']' fehlt."),
+    ("just words\n", "de", "ist nicht verwendbar: sie ist keine Partiedatei (Zeilen Name: Wert)"),
+    ("options: 5\n", "en", "cannot be used: its options: are not a mapping"),
+    ("options:\n  x: " + "y" * 600_000 + "\n", "en", "cannot be used: The document is 512001 bytes long; at most 512000 are accepted.\n"),
+    (b"\xff\xfe", "en", "cannot be used: it is not UTF-8 text"),
+    (b"\xff\xfe", "de", "ist nicht verwendbar: sie ist kein UTF-8-Text"),
 ])
 def test_arena_refuses_a_hostile_options_file(capsys, tmp_path, content, lang, words):
     match = tmp_path / "match.yaml"
@@ -142,4 +167,14 @@ def test_arena_refuses_a_hostile_options_file(capsys, tmp_path, content, lang, w
 
 def test_arena_refuses_a_missing_options_file(capsys, tmp_path):
     code, _, err = run(capsys, "nations_dice", "--options", str(tmp_path / "nope.yaml"))
-    assert code == 2 and "cannot be used: FileNotFoundError" in err
+    assert code == 2 and "cannot be used: there is no such file" in err
+    code, _, err = run(capsys, "nations_dice", "--options", str(tmp_path), "--lang", "de")
+    assert code == 2 and "ist nicht verwendbar: sie ist nicht lesbar (ein Ordner, oder nicht erlaubt)" in err
+
+
+def test_arena_plays_a_match_file_without_options_as_referee_new_does(capsys, tmp_path):
+    match = tmp_path / "match.yaml"
+    match.write_text("id: try\ngame: nations_dice\n", encoding="utf-8")
+    code, out, err = run(capsys, "nations_dice", "--games", "1", "--strength", "fast", "--options", str(match))
+    assert code == 0, err
+    assert "bot:fast" in out

@@ -2,6 +2,8 @@
 what it decides is legal, in every registered game."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hiddenkit import COUNTS, positions, twin
 
@@ -91,8 +93,10 @@ def test_the_arena_counts_the_matches_no_seat_won():
     from referee.game_api import registry
     rules = registry.get("perricumer_ratsspiel")
     result = run_arena(rules, 12, 4, "unwon", RANDOM, RANDOM)
-    none_first = sum(1 for i in range(4)
-                     if not (play_match(rules, [RANDOM] * 12, f"unwon:{i}")[0] or {}).get("winners"))
+    outcomes = [play_match(rules, [RANDOM] * 12, f"unwon:{i}")[0] or {} for i in range(4)]
+    reasons = Counter(o.get("reason") for o in outcomes if not o.get("winners"))
+    none_first = sum(reasons.values())
     assert none_first, "twelve random players lose most matches to Korruption"
     assert result.unwon == none_first
+    assert result.unwon_why == reasons and reasons["korruption"], "how they ended: common defeat mostly"
     assert result.by_strategy[RANDOM].wins == 4 - none_first, "one first place in every other match"
