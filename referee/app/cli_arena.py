@@ -187,8 +187,7 @@ def read_options(path: str | None, t: dict) -> dict:
 
     from referee.authority.matches.edition_file import MAX_EDITION_BYTES, inline_edition
     from referee.authority.matches.match_file import MatchError
-    from referee.intake.messages import MESSAGES
-    from referee.intake.problems import Located, fill
+    from referee.intake.problems import message_only
     from referee.intake.safe_yaml import YamlRefused, load_checked
 
     what, todo = t["options_file"]
@@ -205,12 +204,8 @@ def read_options(path: str | None, t: dict) -> dict:
     except UnicodeDecodeError:
         raise Usage(what.format(file=path, why=t["not_text"]), todo) from None
     except YamlRefused as e:
-        # the problem without its hint: the referee's hints speak of mails, this is a file
-        message = MESSAGES[e.code][t["lang"]][0]
-        place = {"line": None if e.line is None else e.line + 1, "column": None if e.column is None else e.column + 1}
-        said = Located(e.code, "error", place["line"], place["column"], "", {},
-                       {t["lang"]: fill(message, {**place, **(e.params or {})})})
-        raise Usage(what.format(file=path, why=said.describe(t["lang"])), todo) from None
+        why = message_only(e.code, e.line, e.column, e.params, t["lang"])
+        raise Usage(what.format(file=path, why=why), todo) from None
     except MatchError as e:
         raise Usage(what.format(file=path, why=e.said(t["lang"])[:300]), todo) from None
     if not isinstance(data, dict):

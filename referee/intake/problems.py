@@ -72,6 +72,16 @@ def referee_problem(code: str, *, line: int | None = None, column: int | None = 
     return Located(code, severity, line, column, where, dict(params), text, snippet)
 
 
+def message_only(code: str, line: int | None, column: int | None, params: Mapping[str, Any] | None,
+                 lang: str) -> str:
+    """One of the referee's problems as its message alone, with its place in front and no hint
+    (the hints speak of order mails; this is for a file a GM named: a match or edition file).
+    ``line`` and ``column`` are 0-based, as the YAML loader gives them."""
+    place = {"line": None if line is None else line + 1, "column": None if column is None else column + 1}
+    text = fill(MESSAGES[code][lang][0], {**place, **(params or {})})
+    return Located(code, "error", place["line"], place["column"], "", {}, {lang: text}).describe(lang)
+
+
 def errors_only(problems: list[Located]) -> list[Located]:
     return [p for p in problems if p.is_error]
 

@@ -15,8 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from . import schema_walk as sw
 from referee.game_api.schema_words import flow, phrase_error
+
+from . import schema_walk as sw
 
 
 @dataclass

@@ -9,10 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.authority.matches.match_file import MatchError
+from referee.intake.problems import message_only
 from referee.intake.safe_yaml import YamlRefused, load_checked
 
 MAX_EDITION_BYTES = 512_000
 MAX_EDITION_NODES = 100_000
+
+
+def _refused(en: str, de: str) -> MatchError:
+    return MatchError([f"edition: {en}"], [f"edition: {de}"])
 
 
 def inline_edition(text: str, folder: Path) -> str | dict:
@@ -26,17 +31,21 @@ def inline_edition(text: str, folder: Path) -> str | dict:
         return text
     path = folder / edition
     if not path.is_file():
-        raise MatchError([f"edition: there is no file {edition!r} beside the match file"])
+        raise _refused(f"there is no file {edition!r} beside the match file",
+                       f"neben der Partiedatei gibt es keine Datei {edition!r}")
     try:
         raw = path.read_bytes()[:MAX_EDITION_BYTES + 1].decode("utf-8")
         content = load_checked(raw, max_bytes=MAX_EDITION_BYTES, max_nodes=MAX_EDITION_NODES).data
-    except (OSError, UnicodeDecodeError) as e:
-        raise MatchError([f"edition: {edition} cannot be read ({e.__class__.__name__})"]) from None
+    except OSError:
+        raise _refused(f"{edition} cannot be read", f"{edition} ist nicht lesbar") from None
+    except UnicodeDecodeError:
+        raise _refused(f"{edition} is not UTF-8 text", f"{edition} ist kein UTF-8-Text") from None
     except YamlRefused as e:
-        where = f" line {e.line + 1}" if e.line is not None else ""
-        raise MatchError([f"edition: {edition}{where}: {e.code}"]) from None
+        raise _refused(f"{edition}: {message_only(e.code, e.line, e.column, e.params, 'en')}",
+                       f"{edition}: {message_only(e.code, e.line, e.column, e.params, 'de')}") from None
     if not isinstance(content, dict):
-        raise MatchError([f"edition: {edition} is not a mapping of an edition"])
+        raise _refused(f"{edition} is not a mapping of an edition (name: value lines)",
+                       f"{edition} ist keine Zuordnung einer Edition (Zeilen Name: Wert)")
     data = dict(data)
     del data["edition"]
     data["options"] = {**(data.get("options") or {}), "edition": content}

@@ -47,7 +47,23 @@ def test_a_game_accepts_the_edition_it_was_pointed_at(tmp_path: Path):
 def test_a_missing_edition_file_is_named(tmp_path: Path):
     with pytest.raises(MatchError) as e:
         inline_edition(MATCH.format(edition="nowhere.yaml"), tmp_path)
-    assert "nowhere.yaml" in str(e.value)
+    assert e.value.said("en") == "edition: there is no file 'nowhere.yaml' beside the match file"
+    assert e.value.said("de") == "edition: neben der Partiedatei gibt es keine Datei 'nowhere.yaml'"
+
+
+@pytest.mark.parametrize("content, en, de", [
+    (b"\xff\xfe", "edition: bad.yaml is not UTF-8 text", "edition: bad.yaml ist kein UTF-8-Text"),
+    (b"cards: [1, 2\n", "edition: bad.yaml: Line 1, column 8: YAML syntax error",
+     "edition: bad.yaml: Zeile 1, Spalte 8: YAML-Syntaxfehler"),
+    (b"- just\n- a list\n", "edition: bad.yaml is not a mapping of an edition",
+     "edition: bad.yaml ist keine Zuordnung einer Edition"),
+])
+def test_a_faulty_edition_file_is_refused_in_words_in_both_languages(tmp_path: Path, content, en, de):
+    (tmp_path / "bad.yaml").write_bytes(content)
+    with pytest.raises(MatchError) as e:
+        inline_edition(MATCH.format(edition="bad.yaml"), tmp_path)
+    assert e.value.said("en").startswith(en) and e.value.said("de").startswith(de), (e.value.said("en"), e.value.said("de"))
+    assert "Error" not in e.value.said("en") and "yaml.syntax" not in e.value.said("en")
 
 
 def test_a_billion_laughs_edition_file_is_refused(tmp_path: Path):
