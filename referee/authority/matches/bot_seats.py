@@ -27,6 +27,14 @@ def bot_marks(store, match_id: str, players: list[dict]) -> list[dict]:
     return [dict(p, bot=held[p["id"]]["strength"]) if p["id"] in held else p for p in players]
 
 
+def other_bots(store, match_id: str, seat: str) -> list[dict]:
+    """The seats but ``seat`` a bot plays, as {id, name} in seat order: a welcome names them.
+    ``seat`` is left out because a newcomer taking a bot's seat is welcomed before its bot
+    row goes."""
+    held = bot_rows.bots(store, match_id)
+    return [{"id": p["id"], "name": p["name"]} for p in store.players(match_id) if p["id"] in held and p["id"] != seat]
+
+
 def to_bot(store, match_id: str, seat: str, strength: str, why: str, now) -> None:
     """The seat goes to a bot: no address, a key nobody holds, its history kept."""
     store.replace_player(match_id, seat, "", keys.hash_key(keys.new_key()), None, now)
