@@ -297,7 +297,7 @@ class Commands:
             seat_replaced(self.store, match_id, seat)
             turn = self.store.current_turn(match_id)
             if before["email"] and turn is not None:   # the one who leaves is told, in their language
-                self.notices.replaced(match, turn, before)
+                self.notices.replaced(match, turn, before, to_bot=True)
             bot_seats.tell(self, match, self.store.player(match_id, seat), "gm")
         return f"{seat} is now played by a bot ({strength})"
 
