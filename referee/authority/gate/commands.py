@@ -293,6 +293,9 @@ class Commands:
             before = self.store.player(match_id, seat)
             if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(seat))
+            held = bot_rows.bots(self.store, match_id).get(seat)
+            if held is not None:   # a bot's seat stays a bot's: only the GM hears of it
+                return bot_seats.restrength(self.store, match_id, held, strength, self.now())
             bot_seats.to_bot(self.store, match_id, seat, strength, "gm", self.now())
             seat_replaced(self.store, match_id, seat)
             turn = self.store.current_turn(match_id)

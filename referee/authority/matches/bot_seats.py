@@ -41,6 +41,17 @@ def to_bot(store, match_id: str, seat: str, strength: str, why: str, now) -> Non
     bot_rows.set_bot(store, match_id, seat, strength, why, now)
 
 
+def restrength(store, match_id: str, held: dict, strength: str, now) -> str:
+    """``replace bot=true`` on a seat a bot plays already (``held``, its bot row): at most its
+    strength changes, why it is a bot's stays, and no player is told (it was a bot's seat and
+    stays one).  Returns what the GM's command line says."""
+    seat, was = held["player"], held["strength"]
+    if was == strength:
+        return f"{seat} is played by a bot already ({strength}): nothing changed"
+    bot_rows.set_bot(store, match_id, seat, strength, held["why"], now)
+    return f"{seat} is still played by a bot, now {strength} (was {was}); the players are not told"
+
+
 def tell(parts, match: dict, seat: dict, event: str, *, missed: int = 0, strength: str = "",
          gm: bool = False, left: dict | None = None) -> None:
     """Every player (``left``: the one who lost the seat, told as "self"), and the GM if
