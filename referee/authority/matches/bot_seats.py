@@ -52,6 +52,12 @@ def restrength(store, match_id: str, held: dict, strength: str, now) -> str:
     return f"{seat} is still played by a bot, now {strength} (was {was}); the players are not told"
 
 
+def had_a_person(store, match_id: str, seat: str) -> bool:
+    """Whether a person played ``seat`` before: some holder it was taken from had an address
+    (a bot's seat from the match file had none, so a person taking it plays it for the first time)."""
+    return any(r["player"] == seat and r["old_email"] for r in store.player_history(match_id))
+
+
 def tell(parts, match: dict, seat: dict, event: str, *, missed: int = 0, strength: str = "",
          gm: bool = False, left: dict | None = None) -> None:
     """Every player (``left``: the one who lost the seat, told as "self"), and the GM if
@@ -68,8 +74,9 @@ def tell(parts, match: dict, seat: dict, event: str, *, missed: int = 0, strengt
     if gm:
         readers.append((match["gm_email"], parts.lookups.lang_of(match), "gm", "@gm"))
     shown = dict(seat, name=left["name"]) if left is not None else seat
+    again = event == "person" and had_a_person(parts.store, match["id"], seat["id"])
     for address, lang, role, who in readers:
         subject, text = parts.renderer.mail("seat_bot", lang, match=ctx, seat=shown, event=event, role=role,
-                                            missed=missed, strength=strength,
+                                            missed=missed, strength=strength, again=again,
                                             address=parts.lookups.settings.address)
         parts.queue.queue(f"seat-bot:{tag}:{who}", match["id"], address, subject, text)
