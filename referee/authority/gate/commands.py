@@ -293,11 +293,14 @@ class Commands:
             before = self.store.player(match_id, seat)
             if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(seat))
+            held = bot_rows.bots(self.store, match_id).get(seat)
+            if held is not None:   # a bot's seat stays a bot's: only the GM hears of it
+                return bot_seats.restrength(self.store, match_id, held, strength, self.now())
             bot_seats.to_bot(self.store, match_id, seat, strength, "gm", self.now())
             seat_replaced(self.store, match_id, seat)
             turn = self.store.current_turn(match_id)
             if before["email"] and turn is not None:   # the one who leaves is told, in their language
-                self.notices.replaced(match, turn, before)
+                self.notices.replaced(match, turn, before, to_bot=True)
             bot_seats.tell(self, match, self.store.player(match_id, seat), "gm")
         return f"{seat} is now played by a bot ({strength})"
 

@@ -67,12 +67,13 @@ class Notices:
             position=self._position(match, rules, rules.load(turn["state"]), turn, None, lang))
         self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
-    def replaced(self, match: dict, turn: dict, before: dict) -> None:
-        """The player whose seat the GM gave to another address is told, in their language."""
+    def replaced(self, match: dict, turn: dict, before: dict, to_bot: bool = False) -> None:
+        """The player whose seat the GM gave to another address (``to_bot``: to a bot) is
+        told, in their language."""
         rules = self.lookups.rules(match)
         subject, text = self.renderer.mail("replaced", self.lookups.lang_of(match, before),
                                            match=self.lookups.match_ctx(match, rules), seat=before["id"],
-                                           name=before["name"])
+                                           name=before["name"], to_bot=to_bot)
         self.queue.queue(f"replaced:{match['id']}:{before['id']}:{turn['number']}.{turn['rev']}:{before['email']}",
                          match["id"], before["email"], subject, text)
 

@@ -27,10 +27,35 @@ def bot_marks(store, match_id: str, players: list[dict]) -> list[dict]:
     return [dict(p, bot=held[p["id"]]["strength"]) if p["id"] in held else p for p in players]
 
 
+def other_bots(store, match_id: str, seat: str) -> list[dict]:
+    """The seats but ``seat`` a bot plays, as {id, name} in seat order: a welcome names them.
+    ``seat`` is left out because a newcomer taking a bot's seat is welcomed before its bot
+    row goes."""
+    held = bot_rows.bots(store, match_id)
+    return [{"id": p["id"], "name": p["name"]} for p in store.players(match_id) if p["id"] in held and p["id"] != seat]
+
+
 def to_bot(store, match_id: str, seat: str, strength: str, why: str, now) -> None:
     """The seat goes to a bot: no address, a key nobody holds, its history kept."""
     store.replace_player(match_id, seat, "", keys.hash_key(keys.new_key()), None, now)
     bot_rows.set_bot(store, match_id, seat, strength, why, now)
+
+
+def restrength(store, match_id: str, held: dict, strength: str, now) -> str:
+    """``replace bot=true`` on a seat a bot plays already (``held``, its bot row): at most its
+    strength changes, why it is a bot's stays, and no player is told (it was a bot's seat and
+    stays one).  Returns what the GM's command line says."""
+    seat, was = held["player"], held["strength"]
+    if was == strength:
+        return f"{seat} is played by a bot already ({strength}): nothing changed"
+    bot_rows.set_bot(store, match_id, seat, strength, held["why"], now)
+    return f"{seat} is still played by a bot, now {strength} (was {was}); the players are not told"
+
+
+def had_a_person(store, match_id: str, seat: str) -> bool:
+    """Whether a person played ``seat`` before: some holder it was taken from had an address
+    (a bot's seat from the match file had none, so a person taking it plays it for the first time)."""
+    return any(r["player"] == seat and r["old_email"] for r in store.player_history(match_id))
 
 
 def tell(parts, match: dict, seat: dict, event: str, *, missed: int = 0, strength: str = "",
@@ -49,8 +74,9 @@ def tell(parts, match: dict, seat: dict, event: str, *, missed: int = 0, strengt
     if gm:
         readers.append((match["gm_email"], parts.lookups.lang_of(match), "gm", "@gm"))
     shown = dict(seat, name=left["name"]) if left is not None else seat
+    again = event == "person" and had_a_person(parts.store, match["id"], seat["id"])
     for address, lang, role, who in readers:
         subject, text = parts.renderer.mail("seat_bot", lang, match=ctx, seat=shown, event=event, role=role,
-                                            missed=missed, strength=strength,
+                                            missed=missed, strength=strength, again=again,
                                             address=parts.lookups.settings.address)
         parts.queue.queue(f"seat-bot:{tag}:{who}", match["id"], address, subject, text)

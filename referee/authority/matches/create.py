@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from referee.authority import keys
 from referee.authority.matches import seating
-from referee.authority.matches.bot_seats import add_seats, bot_marks
+from referee.authority.matches.bot_seats import add_seats, bot_marks, other_bots
 from referee.authority.matches.match_file import Created, MatchError, load_spec, within_the_calendar
 from referee.authority.matches.position import position_text, summary_text
 from referee.authority.matches.spec import MatchSpec
@@ -100,7 +100,7 @@ class Matches:
             order_form=form, deadline=self.lookups.deadline_info(match, turn, lang), address=self.settings.address,
             schema_url=schema_url(self.settings.site_url, match["id"], stage),
             summary=summary_text(rules, lang), replaced=replaced, press=press_options(match["spec"]),
-            rules_for_players=about,
+            rules_for_players=about, bots=other_bots(self.store, match["id"], player["id"]),
             position=position_text(self.renderer, rules, ctx, state, player["id"], lang, turn["number"] - 1,
                                    self.lookups.names(match["id"])))
         # once per key, named by a digest of the stored salted hash: no part of the key itself

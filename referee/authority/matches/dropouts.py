@@ -83,7 +83,7 @@ class Dropouts:
                 self._abandoned(match, turn, pid, count)
             elif count >= warn_after and mark is None:
                 seat_rows.set_seat_status(self.store, match["id"], pid, "warned", turn["number"], self.now())
-                self._warn(match, turn, pid, count, abandon_after - count)
+                self._warn(match, turn, pid, count, abandon_after - count, bool(rule.get("to_bot")))
 
     def _to_bot(self, match: dict, pid: str, count: int, strength: str) -> None:
         """The silent player's seat goes to a bot; they, the others and the GM are told."""
@@ -98,11 +98,12 @@ class Dropouts:
     def _ctx(self, match: dict) -> dict:
         return self.lookups.match_ctx(match, self.lookups.rules(match))
 
-    def _warn(self, match: dict, turn: dict, pid: str, count: int, left: int) -> None:
+    def _warn(self, match: dict, turn: dict, pid: str, count: int, left: int, to_bot: bool) -> None:
+        """``to_bot``: the warning promises what the rule does, a bot in the seat or the GM asked."""
         player = self.store.player(match["id"], pid)
         lang = self.lookups.lang_of(match, player)
         subject, text = self.renderer.mail("dropout_warning", lang, match=self._ctx(match), player=player,
-                                           missed=count, left=left, turn=turn["number"])
+                                           missed=count, left=left, turn=turn["number"], to_bot=to_bot)
         self.queue.queue(f"dropout:warn:{match['id']}:{turn['number']}.{turn['rev']}:{pid}", match["id"],
                          player["email"], subject, text)
 
