@@ -91,3 +91,18 @@ def test_the_prefilled_form_sent_back_unchanged_is_a_pass_with_a_warning():
 def test_the_seats_whose_orders_were_defaulted_are_listed_with_commas(lang, line):
     ctx = dict(_ctx(board(), "madison", lang), missing=["paterson", "sherman"])
     assert line in RENDERER.game_report(RULES.name, RULES.languages, lang, ctx)[0]
+
+
+@pytest.mark.parametrize("lang, one_point, points, one_card", [
+    ("en", "(James Madison): 1 point;", "(William Paterson): 2 points;", "DECK: 1 card (top:"),
+    ("de", "(James Madison): 1 Punkt;", "(William Paterson): 2 Punkte;", "DECK: 1 Karte (oben:"),
+])
+def test_one_point_and_one_card_are_counted_in_the_singular(lang, one_point, points, one_card):
+    st = board()
+    st.d["scores"].update(madison=1, paterson=2)
+    st.d["deck"] = st.d["deck"][:1]
+    text = _text(st, "madison", lang)
+    assert one_point in text and points in text and one_card in text, text
+    log = [LogEntry("committee_resolved", {"winner": "madison", "points": 1, "tied": False})]
+    said = _text(st, "madison", lang, log=log)
+    assert ("Madison scores 1 point." if lang == "en" else "Madison erhält 1 Punkt.") in said, said
