@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.authority.gate.holds import holds
 from referee.authority.gate.orders import orders_text
+from referee.authority.matches.bot_seats import other_bots
 from referee.authority.matches.dropouts import seat_lines
 from referee.authority.matches.position import position_text, summary_text
 from referee.authority.order_mail import rules_for_mail
@@ -64,7 +65,8 @@ class Notices:
         subject, text = self.renderer.mail(
             "observer_welcome", lang, match=self.lookups.match_ctx(match, rules), summary=summary_text(rules, lang),
             rules_for_players=rules_for_mail(rules, lang, self.lookups.settings.site_url, match["id"]),
-            position=self._position(match, rules, rules.load(turn["state"]), turn, None, lang))
+            position=self._position(match, rules, rules.load(turn["state"]), turn, None, lang),
+            bots=other_bots(self.store, match["id"], ""))
         self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     def replaced(self, match: dict, turn: dict, before: dict, to_bot: bool = False) -> None:

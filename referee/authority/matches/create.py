@@ -128,7 +128,8 @@ class Matches:
             "observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
             rules_for_players=rules_for_mail(rules, lang, self.settings.site_url, match["id"]),
             position=position_text(self.renderer, rules, ctx, state, None, lang, turn["number"] - 1,
-                                   self.lookups.names(match["id"])))
+                                   self.lookups.names(match["id"])),
+            bots=other_bots(self.store, match["id"], ""))
         # the same key as notices.observer_welcome: an observer is welcomed once
         self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 

@@ -134,3 +134,10 @@ def test_a_person_plays_a_bot_seat_again_only_if_a_person_played_it_before(bots_
     back = only(t.mails()["ann@example.org"], "bob")
     assert back.startswith("[toy1] Seat bob is played by a person again\n")
     assert 'is played by a person again:\nBea takes it over' in back
+
+
+def test_an_observer_the_gm_adds_later_is_told_which_seats_bots_play(bots_table):
+    t = bots_table()
+    assert t.command("gm", "observer", email="fan@example.org").outcome == "processed"
+    [welcome] = everything_to(t, "fan@example.org")
+    assert "Played by a computer player (bot): Robo One, Fasty.\n" in welcome

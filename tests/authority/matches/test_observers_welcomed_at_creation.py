@@ -55,3 +55,25 @@ def test_observers_of_the_match_file_are_welcomed_at_creation_in_their_language(
 def test_an_observer_is_welcomed_once(folder):
     assert main(["gm", "ff-winter", "observer", "email=fan@example.org"]) == 0
     assert len([m for m in mails(folder) if m["To"] == "fan@example.org"]) == 1
+
+
+def test_an_observer_is_told_which_seats_bots_play_in_their_language(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    main(["init"])
+    (tmp_path / "match.yaml").write_text(WITH_OBSERVERS.replace(
+        "  - {id: king, name: Rufus King, email: king@example.org}\n",
+        "  - {id: king, name: Rufus King, bot: true}\n"))
+    assert main(["new", "match.yaml"]) == 0
+    capsys.readouterr()
+    sent = mails(tmp_path)
+    [en] = [m.get_body(("plain",)).get_content() for m in sent if m["To"] == "fan@example.org"]
+    [de] = [m.get_body(("plain",)).get_content() for m in sent if m["To"] == "fanin@example.org"]
+    assert "Played by a computer player (bot): Rufus King.\n" in en
+    assert "Von einem Computerspieler (Bot) gespielt: Rufus King.\n" in de
+
+
+def test_an_observer_of_a_match_without_bots_reads_no_bot_line(folder):
+    for m in mails(folder):
+        if m["To"] in ("fan@example.org", "fanin@example.org"):
+            text = m.get_body(("plain",)).get_content()
+            assert "computer player" not in text and "Computerspieler" not in text
