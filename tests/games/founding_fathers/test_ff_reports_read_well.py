@@ -106,3 +106,14 @@ def test_one_point_and_one_card_are_counted_in_the_singular(lang, one_point, poi
     log = [LogEntry("committee_resolved", {"winner": "madison", "points": 1, "tied": False})]
     said = _text(st, "madison", lang, log=log)
     assert ("Madison scores 1 point." if lang == "en" else "Madison erhält 1 Punkt.") in said, said
+
+
+@pytest.mark.parametrize("lang, none, two", [
+    ("en", "Madison snubs no delegate.", "Madison snubs 2 delegates: "),
+    ("de", "Madison wirft keinen Delegierten ab.", "Madison wirft 2 Delegierte ab: "),
+])
+def test_an_empty_snub_reads_as_none_not_as_zero(lang, none, two):
+    st = board()
+    cards = st.d["deck"][:2]
+    assert none in _text(st, "madison", lang, log=[LogEntry("snub", {"player": "madison", "cards": []})])
+    assert two in _text(st, "madison", lang, log=[LogEntry("snub", {"player": "madison", "cards": cards})])
