@@ -188,6 +188,8 @@ class Commands:
             if strength is not None:
                 if args.get("email") is not None:
                     raise Refusal("gm.bot_and_email", "email")
+                if args.get("name") is not None:   # a bot plays under the seat's name: a name here would be lost
+                    raise Refusal("gm.bot_and_name", "name")
                 return self.replace_with_bot(match_id, str(args["seat"]), strength)
             return self.replace_player(match_id, str(args["seat"]), self._outside(args["email"]),
                                        _checked(checks.header_text, args.get("name"), "name", "gm.bad_name", checks.MAX_NAME))
@@ -273,6 +275,8 @@ class Commands:
             before = self.store.player(match_id, player_id)
             if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
+            if name is None and player_id in bot_rows.bots(self.store, match_id):   # a person takes no bot's name
+                raise Refusal("gm.bot_seat_needs_name", "name", seat=player_id, bot=before["name"])
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             seat_replaced(self.store, match_id, player_id)   # issue 18: the newcomer starts with a clean record
