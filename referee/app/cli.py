@@ -142,10 +142,11 @@ def poll(env, once):
         report = service.poll_once()
     finally:
         service.source.close()
-    click.echo(f"{_count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {_count(report.sent, 'mail')} sent")
+    click.echo(f"{count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {count(report.sent, 'mail')} sent")
 
 
-def _count(n: int, noun: str) -> str:
+def count(n: int, noun: str) -> str:
+    """``1 mail``, ``2 mails``: every command's tally of what it read and sent (``referee gm`` too)."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
@@ -161,7 +162,7 @@ def tick(env):
     """Close due turns, send reminders and the outbox (for cron)."""
     report = env.service().tick(workers=True)   # a league due at once: closed and sent on every core
     closed = ", ".join(f"{m} turn {t}" for m, t in report.closed) or "nothing"
-    click.echo(f"closed: {closed}; {report.sent} mails sent")
+    click.echo(f"closed: {closed}; {count(report.sent, 'mail')} sent")
 
 
 @cli.command("run")
