@@ -113,7 +113,7 @@ def games():
 def new(env, file):
     """Create a match from a match FILE; every player gets a welcome mail."""
     from referee.authority.matches.edition_file import inline_edition
-    from referee.authority.matches.match_file import MatchError
+    from referee.authority.matches.match_file import MatchError, file_lang
 
     try:
         text = Path(file).read_text(encoding="utf-8")
@@ -122,13 +122,14 @@ def new(env, file):
     ref = env.referee()
     try:
         created = ref.create_match(inline_edition(text, Path(file).resolve().parent))
-    except MatchError as e:
-        click.echo(f"referee: {file} has problems:", err=True)
-        for problem in e.problems:
+    except MatchError as e:   # said in the file's language, where it names one it can read
+        lang = file_lang(text) or "en"
+        click.echo(f"referee: {file} " + ("hat Fehler:" if lang == "de" else "has problems:"), err=True)
+        for problem in e.lines(lang):
             click.echo(f"  {problem}", err=True)
         return 1
     sent = ref.send_pending(env.sink()).sent
-    click.echo(f"created match {created.match}; {sent} mail{'' if sent == 1 else 's'} sent (welcomes, rules, the GM's)")
+    click.echo(f"created match {created.match}; {count(sent, 'mail')} sent (welcomes, rules, the GM's)")
     click.echo(f"GM key (shown once, keep it): {created.gm_key}")
 
 
@@ -142,10 +143,11 @@ def poll(env, once):
         report = service.poll_once()
     finally:
         service.source.close()
-    click.echo(f"{_count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {_count(report.sent, 'mail')} sent")
+    click.echo(f"{count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {count(report.sent, 'mail')} sent")
 
 
-def _count(n: int, noun: str) -> str:
+def count(n: int, noun: str) -> str:
+    """``1 mail``, ``2 mails``: every command's tally of what it read and sent (``referee gm`` too)."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
@@ -161,7 +163,7 @@ def tick(env):
     """Close due turns, send reminders and the outbox (for cron)."""
     report = env.service().tick(workers=True)   # a league due at once: closed and sent on every core
     closed = ", ".join(f"{m} turn {t}" for m, t in report.closed) or "nothing"
-    click.echo(f"closed: {closed}; {report.sent} mails sent")
+    click.echo(f"closed: {closed}; {count(report.sent, 'mail')} sent")
 
 
 @cli.command("run")

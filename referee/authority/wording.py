@@ -123,6 +123,16 @@ TEXTS: dict[str, dict[str, str]] = {
               "(mail programs would read what follows as encoded text).",
         "de": "Ein Name ist eine Zeile von höchstens 80 Zeichen, ohne Steuerzeichen und ohne '=?' "
               "(Mailprogramme würden das Folgende als kodierten Text lesen)."},
+    "gm.bot_seat_needs_name": {
+        "en": "A bot plays seat '{seat}' as '{bot}', and the person who takes it over needs a name of their own: "
+              "give it with 'name:' beside 'seat:' and 'email:'.",
+        "de": "Den Platz '{seat}' spielt ein Bot als '{bot}'; wer ihn übernimmt, braucht einen eigenen Namen: "
+              "gib ihn mit 'name:' neben 'seat:' und 'email:' an."},
+    "gm.bot_and_name": {
+        "en": "A bot plays under the seat's present name, so 'name:' goes only with 'email:', when a person "
+              "takes the seat; leave 'name:' out.",
+        "de": "Ein Bot spielt unter dem bisherigen Namen des Platzes; 'name:' gehört darum nur zu 'email:', wenn "
+              "eine Person den Platz übernimmt. Lass 'name:' weg."},
     "gm.needs": {
         "en": "The command '{command}' needs '{arg}:' as well.",
         "de": "Das Kommando '{command}' braucht auch '{arg}:'."},

@@ -52,6 +52,31 @@ def test_new_with_a_yaml_error_names_the_line(folder, capsys):
     assert got == 1 and "Traceback" not in err and "line 2" in err
 
 
+@pytest.mark.parametrize("lang, head, said", [
+    ("de", "referee: bad.yaml hat Fehler:",
+     "  Zeile 11: players[4].bot: bot ist true, false oder {strength: ...} mit einer Spielstärke aus fast, default; "
+     "eine Spielstärke allein geht auch (bot: fast)"),
+    ("en", "referee: bad.yaml has problems:",
+     "  line 11: players[4].bot: bot is true, false or {strength: ...} with a strength of fast, default; "
+     "a strength alone works too (bot: fast)"),
+])
+def test_new_says_the_problems_in_the_files_language(folder, capsys, lang, head, said):
+    main(["init"])
+    (folder / "bad.yaml").write_text(MATCH_FILE.replace("lang: en", f"lang: {lang}")
+                                     + "  - {id: fasty, name: Fast Bot, bot: vielleicht}\n")
+    assert main(["new", "bad.yaml"]) == 1
+    assert capsys.readouterr().err.splitlines() == [head, said]
+    (folder / "bad.yaml").write_text(MATCH_FILE.replace("lang: en", f"lang: {lang}").replace("gm:", "gmx:"))
+    assert main(["new", "bad.yaml"]) == 1   # the field the GM forgot and the one misspelt, in the file's words
+    assert capsys.readouterr().err.splitlines()[1:] == {
+        "de": ["  gm fehlt", "  Zeile 4: unbekanntes Feld 'gmx' (meintest du 'gm'?)"],
+        "en": ["  gm is missing", "  line 4: unknown field 'gmx' (did you mean 'gm'?)"]}[lang]
+    (folder / "bad.yaml").write_text(MATCH_FILE.replace("lang: en", f"lang: {lang}") + "  - [\n")
+    assert main(["new", "bad.yaml"]) == 1   # not YAML at all: its lang: line is still read
+    assert ("In der Partiedatei, Zeile" if lang == "de" else "In the match file, line") in capsys.readouterr().err
+    assert main(["status"]) == 0 and "no matches" in capsys.readouterr().out
+
+
 def test_new_with_a_missing_match_file_is_a_usage_error(folder, capsys):
     assert "nosuch.yaml" in plain(capsys, 2, main(["new", "nosuch.yaml"]))
 

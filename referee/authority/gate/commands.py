@@ -9,13 +9,13 @@ from referee.authority.matches import bot_seats
 from referee.authority.matches.dropouts import seat_replaced
 from referee.authority.matches.identity import ours
 from referee.authority.matches.joining import JOIN_GM_COMMANDS, SEAT_GM_COMMANDS, Joining
-from referee.authority.matches.match_file import MatchError, MatchFileRefused, load_spec
+from referee.authority.matches.match_file import MatchError, MatchFileRefused, file_lang, load_spec, marks_within
 from referee.authority.matches.seat_commands import SEAT_COMMANDS, SeatCommands
 from referee.authority.matches.spec import BotProblem, bot_strength
 from referee.authority.order_mail import order_mail, queue_rules_mail, rules_for_mail, schema_url, stale_form
-from referee.authority.replies import Handled, _at
+from referee.authority.replies import MAX_PROBLEMS, Handled, _at
 from referee.authority.talk import talk
-from referee.authority.wording import Own, Refusal
+from referee.authority.wording import Own, Refusal, describe
 from referee.bots import STRENGTHS
 from referee.game_api.contract import GM
 from referee.intake import checks
@@ -30,6 +30,7 @@ PLAYER_COMMANDS += talk.PLAYER_COMMANDS   # issue 18: table talk and letters (re
 GM_COMMANDS += talk.GM_COMMANDS           # issue 18: the chronicle, approve and decline letters
 GM_COMMANDS += JOIN_GM_COMMANDS   # issue 18, seats: close-joining, open-joining (joining.py)
 GM_COMMANDS += SEAT_GM_COMMANDS   # issue 32: remove, a seat freed before the start (joining.py)
+CREATE_KEYS = ("spec", "match_file")   # where a mailed "command: create" carries its match file
 
 
 class Commands:
@@ -188,6 +189,8 @@ class Commands:
             if strength is not None:
                 if args.get("email") is not None:
                     raise Refusal("gm.bot_and_email", "email")
+                if args.get("name") is not None:   # a bot plays under the seat's name: a name here would be lost
+                    raise Refusal("gm.bot_and_name", "name")
                 return self.replace_with_bot(match_id, str(args["seat"]), strength)
             return self.replace_player(match_id, str(args["seat"]), self._outside(args["email"]),
                                        _checked(checks.header_text, args.get("name"), "name", "gm.bad_name", checks.MAX_NAME))
@@ -273,6 +276,8 @@ class Commands:
             before = self.store.player(match_id, player_id)
             if before is None:
                 raise Refusal("gm.no_seat", "seat", seat=checks.echo(player_id))
+            if name is None and player_id in bot_rows.bots(self.store, match_id):   # a person takes no bot's name
+                raise Refusal("gm.bot_seat_needs_name", "name", seat=player_id, bot=before["name"])
             key = keys.new_key()
             self.store.replace_player(match_id, player_id, email, keys.hash_key(key), name, self.now())
             seat_replaced(self.store, match_id, player_id)   # issue 18: the newcomer starts with a clean record
@@ -319,29 +324,36 @@ class Commands:
 
     # -- creating a match by mail -----------------------------------------------
     def create_by_mail(self, mail, env, doc) -> Handled:
-        lang = self.settings.default_lang
         allowed = self.settings.gm_keys.get(mail.sender) if mail.sender else None
         if allowed is None:
             return self.replies.refuse_stranger(mail, "gm.denied")
-        if keys.normalise(env.key or "") != keys.normalise(allowed):
-            return self.replies.refuse(mail, None, lang, [Own("gm.denied", {"match": env.match})])
         source = env.args.get("spec") or env.args.get("match_file")
+        lang = file_lang(source) or self.settings.default_lang   # the GM wrote the file in it
+        if keys.normalise(env.key or "") != keys.normalise(allowed):
+            return self._create_refused(mail, env, lang, [Own("gm.denied", {"match": env.match}).describe(lang)],
+                                        "gm.denied")
         try:
-            spec = load_spec(source if source is not None else {}, self.now())
+            spec = load_spec(source if source is not None else {}, self.now(), marks_within(doc, CREATE_KEYS))
             if spec.id != env.match:
-                raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"])
+                raise MatchError([f"the envelope says match {env.match!r}, the match file {spec.id!r}"],
+                                 [f"der Umschlag nennt die Partie {env.match!r}, die Partiedatei {spec.id!r}"])
             self.matches.create_match(spec)  # a fresh GM key of its own, mailed to its gm: the creation key only creates
         except MatchFileRefused as e:   # its own words in en and de
-            return self.replies.refuse(mail, None, lang, [e.problem], code="command.failed")
-        except MatchError as e:
-            return self.replies.refuse(mail, None, lang, [Own("command.failed", {"command": "create",
-                                                                                 "reason": e.said(lang)})])
+            return self._create_refused(mail, env, lang, [describe(e.problem, lang)], "command.failed")
+        except MatchError as e:   # each problem with its line
+            return self._create_refused(mail, env, lang, e.lines(lang)[:MAX_PROBLEMS], "command.failed")
         match = self.store.match(spec.id)
         gm = {"id": "@gm", "email": mail.sender, "lang": None}
         subject, text = self.renderer.mail("gm_done", self.lookups.lang_of(match), **self.notices.status_ctx(match, None),
                                            command="create", done=f"created {spec.id}")
         self.replies.reply(mail, match, gm, subject, text)
         return Handled("processed", "create", spec.id, "@gm")
+
+    def _create_refused(self, mail, env, lang: str, problems: list[str], code: str) -> Handled:
+        """No match was made: the refusal says so (no orders of a match to stand meanwhile)."""
+        subject, text = self.renderer.mail("create_refused", lang, match=checks.echo(env.match), problems=problems)
+        self.replies.reply(mail, None, None, subject, text)
+        return Handled("refused", code)
 
 
 def _address(value) -> str:

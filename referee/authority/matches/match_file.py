@@ -2,6 +2,7 @@
 the errors that say why a file cannot become a match, and what creating one returns."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,7 +25,11 @@ class MatchError(ValueError):
 
     def said(self, lang: str) -> str:
         """The problems in ``lang`` (English where a problem has no German words)."""
-        return "; ".join(self.german if lang == "de" and self.german else self.problems)
+        return "; ".join(self.lines(lang))
+
+    def lines(self, lang: str) -> list[str]:
+        """The problems in ``lang``, one a line (``referee new`` prints them so)."""
+        return self.german if lang == "de" and self.german else self.problems
 
 
 @dataclass
@@ -38,7 +43,7 @@ class MatchFileRefused(MatchError):
     values, an alias or a tag); ``problem`` says so in every language."""
 
     def __init__(self, problem: Located) -> None:
-        super().__init__([problem.text["en"]])
+        super().__init__([problem.text["en"]], [problem.text["de"]] if "de" in problem.text else None)
         self.problem = problem
 
 
@@ -57,12 +62,12 @@ def _refused(err: YamlRefused) -> MatchFileRefused:
     return MatchFileRefused(Located(err.code, "error", None, None, "", dict(err.params or {}), text))
 
 
-def load_spec(source: str | Mapping, now: datetime | None = None) -> MatchSpec:
+def load_spec(source: str | Mapping, now: datetime | None = None, marks: dict | None = None) -> MatchSpec:
     """A match file (YAML text, on disk or mailed, or a mapping already read),
     loaded with the limits of an order document: size, depth, number of values,
     no anchors, aliases or tags; then checked in one pass (``spec_check``), every
-    problem at once with its line.  With ``now``, the schedule too."""
-    marks = None
+    problem at once with its line (of a mapping: by ``marks``, see ``marks_within``).
+    With ``now``, the schedule too."""
     if isinstance(source, str):
         try:
             loaded = load_checked(source)
@@ -88,3 +93,39 @@ def within_the_calendar(timing, now) -> None:
     for offset in schedule.reminders:
         checks.duration(offset, "reminders")
     checks.moment(timing.first_deadline(now), now, "first_deadline")
+
+
+_LANG_LINE = re.compile(r"^lang(?:uage)?[ \t]*:[ \t]*[\"']?(\w+)", re.M)
+
+
+def file_lang(source) -> str | None:
+    """The language a match file names (``lang:``), read even from a file that is
+    otherwise wrong, so that its problems are said in it; None if it names none."""
+    data = source
+    if isinstance(source, str):
+        try:
+            data = load_checked(source).data
+        except YamlRefused:   # unreadable as YAML: its own top-level line, if there is one
+            found = _LANG_LINE.search(source[:65536])   # a file too large is refused anyway
+            data = {"lang": found.group(1)} if found else None
+    if not isinstance(data, Mapping):
+        return None
+    lang = data.get("lang", data.get("language"))
+    return lang if isinstance(lang, str) and lang in checks.LANGUAGES else None
+
+
+def marks_within(doc, keys: tuple[str, ...]) -> dict | None:
+    """A match file mailed as a mapping under one of ``keys`` of the mail's document:
+    the places of its values, by their path within the file, as lines of the mail as
+    sent (0-based, as the YAML loader's), so its problems keep the lines the GM sees."""
+    marks = getattr(doc, "marks", None) or {}
+    top = next((p for p in marks if len(p) == 1 and str(p[0]).strip().lower() in keys), None)
+    if top is None:
+        return None
+
+    def sent(mark):
+        line, column = doc.to_source(*mark)
+        return (line - 1, column - 1)
+    return {path[1:]: (sent(key) if key is not None else None, sent(value), collection)
+            for path, (key, value, collection) in marks.items() if path[:1] == top and len(path) > 1}
+

@@ -41,8 +41,7 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
     a mapping given directly).  With ``now`` and ``timing_of(schedule, tz,
     early_close)`` (the match's Timing), the file is checked as a match about to
     be created: the game installed, its options, the schedule.  ``german``: filled with
-    the same problems in German where they have German words (the bot options, issue 35),
-    else as in English."""
+    the same problems in German (a check's own message, or a schedule's, in English)."""
     marks = marks or {}
     found: list[tuple[int, str, str]] = []
 
@@ -62,10 +61,12 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
             error = err.get("ctx", {}).get("error")
             if isinstance(error, BotProblem):   # issue 35: said in en and de
                 en, de = BOT_SPEC_TEXTS[error.code]
-                where, known = _where(path) or "the file", ", ".join(STRENGTHS)
-                add(path, en.format(where=where, known=known), de.format(where=where, known=known))
+                if error.code in _ALSO:
+                    en, de = en + _ALSO[error.code][0], de + _ALSO[error.code][1]
+                where, known, one = _where(path) or "the file", ", ".join(STRENGTHS), next(iter(STRENGTHS))
+                add(path, en.format(where=where, known=known, one=one), de.format(where=where, known=known, one=one))
                 continue
-            add(path, _said(err, path))
+            add(path, *_said(err, path))
     players = data.get("players") if isinstance(data.get("players"), list) else []
     _unique(players, add)
     rules = _game(data.get("game"), add) if now is not None else None
@@ -79,7 +80,8 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
         try:
             for problem in rules.check_options(ids, options):
                 if problem.is_error and problem.code != "options.players_unique":   # said seat by seat
-                    add(("options",) if problem.where.startswith("options") else ("players",), phrase(rules, problem, "en"))
+                    add(("options",) if problem.where.startswith("options") else ("players",), phrase(rules, problem, "en"),
+                        phrase(rules, problem, "de"))
         except Exception as e:  # a game's check that breaks on odd options still gets its line
             add(("options",), f"options: the game could not read them ({e.__class__.__name__})")
     if now is not None and timing_of is not None:
@@ -114,12 +116,20 @@ def _where(path: tuple) -> str:
     return out
 
 
-def _said(err: dict, path: tuple) -> str:
-    """A pydantic error as the GM would say it."""
+# a form of a bot option the file may use that its words (bot_words.SPEC_TEXTS) leave out
+_ALSO = {"bot.value": ("; a strength alone works too (bot: {one})", "; eine Spielstärke allein geht auch (bot: {one})")}
+_WANTED = {"list_type": ("a list", "eine Liste"), "dict_type": ("a mapping", "eine Zuordnung (name: wert)"),
+           "string_type": ("text", "ein Text"), "bool_type": ("true or false", "true oder false"),
+           "model_type": ("a mapping", "eine Zuordnung (name: wert)")}
+
+
+def _said(err: dict, path: tuple) -> tuple[str, str]:
+    """A pydantic error as the GM would say it, in English and German (a check's
+    own message, the last case, has English words only)."""
     where = _where(path) or "the file"
     kind = err["type"]
     if kind == "missing":
-        return f"{where} is missing"
+        return f"{where} is missing", f"{where} fehlt"
     if kind == "extra_forbidden":
         model = _FIELDS.get(str(path[0]) if len(path) > 1 and not isinstance(path[0], int) else "", MatchSpec)
         if len(path) > 2 and path[0] in ("players", "observers"):
@@ -127,21 +137,25 @@ def _said(err: dict, path: tuple) -> str:
         known = sorted({f.alias or n for n, f in model.model_fields.items()})
         near = difflib.get_close_matches(str(path[-1]), known, n=1)
         inside = f"{_where(path[:-1])}: " if len(path) > 1 else ""
-        return f"{inside}unknown field '{path[-1]}'" + (f" (did you mean '{near[0]}'?)" if near else f" (known: {', '.join(known)})")
+        if near:
+            return (f"{inside}unknown field '{path[-1]}' (did you mean '{near[0]}'?)",
+                    f"{inside}unbekanntes Feld '{path[-1]}' (meintest du '{near[0]}'?)")
+        return (f"{inside}unknown field '{path[-1]}' (known: {', '.join(known)})",
+                f"{inside}unbekanntes Feld '{path[-1]}' (bekannt: {', '.join(known)})")
     if kind == "literal_error":
-        expected = err.get("ctx", {}).get("expected", "")
-        return f"{where}: {checks.echo(err.get('input'))!r} is not one of {expected.replace(chr(39), '')}"
-    if kind in ("list_type", "dict_type", "string_type", "bool_type", "model_type"):
-        wanted = {"list_type": "a list", "dict_type": "a mapping", "string_type": "text", "bool_type": "true or false",
-                  "model_type": "a mapping"}[kind]
-        return f"{where} must be {wanted}"
+        expected = err.get("ctx", {}).get("expected", "").replace(chr(39), "")
+        given = repr(checks.echo(err.get("input")))
+        return f"{where}: {given} is not one of {expected}", f"{where}: {given} ist keiner der Werte {expected}"
+    if kind in _WANTED:
+        en, de = _WANTED[kind]
+        return f"{where} must be {en}", f"{where} muss {de} sein"
     message = err["msg"].removeprefix("Value error, ")
     # the checks name the field themselves ("name: holds a control character"): the path says it better
     for own in (f"{path[-1]}:" if path else "", "address:", "text:"):
         if own and message.startswith(own):
             message = message[len(own):].strip()
             break
-    return f"{where}: {message}"
+    return f"{where}: {message}", f"{where}: {message}"
 
 
 def _unique(players: list, add) -> None:
@@ -154,13 +168,17 @@ def _unique(players: list, add) -> None:
         if isinstance(pid, str):
             if pid in seen_ids:
                 add(("players", index, "id"), f"players[{index + 1}]: the id '{checks.echo(pid)}' is taken by "
-                                              f"players[{seen_ids[pid] + 1}]; every seat needs an id of its own")
+                                              f"players[{seen_ids[pid] + 1}]; every seat needs an id of its own",
+                    f"players[{index + 1}]: die ID '{checks.echo(pid)}' hat schon players[{seen_ids[pid] + 1}]; "
+                    "jeder Platz braucht eine eigene")
             seen_ids.setdefault(pid, index)
         if isinstance(mail, str):
             mail = mail.strip().lower()
             if mail in seen_mail:
                 add(("players", index, "email"), f"players[{index + 1}]: {checks.echo(mail)} already plays "
-                                                 f"players[{seen_mail[mail] + 1}]; one address, one seat")
+                                                 f"players[{seen_mail[mail] + 1}]; one address, one seat",
+                    f"players[{index + 1}]: {checks.echo(mail)} spielt schon players[{seen_mail[mail] + 1}]; "
+                    "eine Adresse, ein Platz")
             seen_mail.setdefault(mail, index)
 
 
@@ -172,7 +190,9 @@ def _game(name, add):
     except LookupError:
         near = difflib.get_close_matches(name, registry.names(), n=1)
         add(("game",), f"no game '{checks.echo(name)}' is installed" +
-            (f" (did you mean '{near[0]}'?)" if near else f" (installed: {', '.join(registry.names())})"))
+            (f" (did you mean '{near[0]}'?)" if near else f" (installed: {', '.join(registry.names())})"),
+            f"das Spiel '{checks.echo(name)}' ist nicht installiert" +
+            (f" (meintest du '{near[0]}'?)" if near else f" (installiert: {', '.join(registry.names())})"))
         return None
 
 
@@ -196,7 +216,9 @@ def _schedule(data: dict, now: datetime, timing_of, add) -> None:
     if first is not None and first <= now:
         add(("schedule", "first_deadline"),
             f"schedule.first_deadline {first:%Y-%m-%d %H:%M} ({tz}) has passed; give a later one, "
-            "or leave it out to start the clock now")
+            "or leave it out to start the clock now",
+            f"schedule.first_deadline {first:%Y-%m-%d %H:%M} ({tz}) ist schon vorbei; gib einen späteren an "
+            "oder lass ihn weg, dann läuft die Frist ab jetzt")
         return
     try:
         for name in ("period", "grace", "min_turn"):
