@@ -43,11 +43,13 @@ def test_arena_prints_the_final_scores_in_both_languages(capsys):
                      r"\(einer je Platz und Partie\)$", aus, re.M)
 
 
+ONE_FF_MATCH = ("founding_fathers", "--players", "3", "--games", "1", "--strength", "fast", "--seed", "s1")
+
+
 def test_arena_counts_final_scores_not_matches_and_names_a_lone_one(capsys):
     """Three seats, one match: the two random seats give two final scores of that one match,
     and the bot's single score is shown without an interval."""
-    code, out, _ = run(capsys, "founding_fathers", "--players", "3", "--games", "1", "--strength", "fast",
-                       "--seed", "s1", "--lang", "en")
+    code, out, _ = run(capsys, *ONE_FF_MATCH, "--lang", "en")
     assert code == 0
     assert out.startswith("Founding Fathers: 1 match, 3 players")
     assert re.search(r"^random: final score [\d.]+ mean \(95% interval [\d.-]+ – [\d.]+\) of 2 final scores", out, re.M)
@@ -55,8 +57,7 @@ def test_arena_counts_final_scores_not_matches_and_names_a_lone_one(capsys):
 
 
 def test_arena_writes_german_numbers_with_a_decimal_comma(capsys):
-    code, out, _ = run(capsys, "founding_fathers", "--players", "3", "--games", "1", "--strength", "fast",
-                       "--seed", "s1", "--lang", "de")
+    code, out, _ = run(capsys, *ONE_FF_MATCH, "--lang", "de")
     assert code == 0
     assert out.startswith("Founding Fathers: 1 Partie, 3 Spieler")
     assert re.search(r"^alle\s+bot:fast\s+1\s+1\s+100,0%\s+20,7% – 100,0%$", out, re.M)
