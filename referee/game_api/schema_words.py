@@ -116,7 +116,8 @@ def phrase_error(error: dict) -> dict[str, str]:
     return {"en": f"'{field}': {msg}.", "de": f"'{field}': ungültig ({msg})."}
 
 
-def _where(loc: tuple) -> str:
+def place(loc: tuple) -> str:
+    """A field's place as a GM reads it: ``players[3].bot`` (1-based list positions)."""
     out = ""
     for part in loc:
         out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -145,7 +146,7 @@ def invalid_edition(raw: Any, build: Callable[[dict], Any], most: int = 3) -> di
         words = []
         for err in errors[:most]:
             said = {lang: text.rstrip(".") for lang, text in phrase_error(err).items()}
-            where = _where(tuple(p for p in err.get("loc", ()) if isinstance(p, (str, int)))[:-1])
+            where = place(tuple(p for p in err.get("loc", ()) if isinstance(p, (str, int)))[:-1])
             words.append({lang: f"{where}: {text}" if where else text for lang, text in said.items()})
         more = len(errors) - most
         en, de = "; ".join(w["en"] for w in words), "; ".join(w["de"] for w in words)

@@ -25,6 +25,7 @@ from referee.authority.matches.talk_spec import PressSpec
 from referee.bots import STRENGTHS
 from referee.game_api import registry
 from referee.game_api.contract import phrase
+from referee.game_api.schema_words import place
 from referee.intake import checks
 
 MAX_PROBLEMS = 40
@@ -63,7 +64,7 @@ def check_spec(data, marks: Mapping[tuple, tuple] | None, now: datetime | None =
                 en, de = BOT_SPEC_TEXTS[error.code]
                 if error.code in _ALSO:
                     en, de = en + _ALSO[error.code][0], de + _ALSO[error.code][1]
-                where, known, one = _where(path) or "the file", ", ".join(STRENGTHS), next(iter(STRENGTHS))
+                where, known, one = place(path) or "the file", ", ".join(STRENGTHS), next(iter(STRENGTHS))
                 add(path, en.format(where=where, known=known, one=one), de.format(where=where, known=known, one=one))
                 continue
             add(path, *_said(err, path))
@@ -109,13 +110,6 @@ def _line(marks, path: tuple) -> int:
     return 0
 
 
-def _where(path: tuple) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 # a form of a bot option the file may use that its words (bot_words.SPEC_TEXTS) leave out
 _ALSO = {"bot.value": ("; a strength alone works too (bot: {one})", "; eine Spielstärke allein geht auch (bot: {one})")}
 _WANTED = {"list_type": ("a list", "eine Liste"), "dict_type": ("a mapping", "eine Zuordnung (name: wert)"),
@@ -126,7 +120,7 @@ _WANTED = {"list_type": ("a list", "eine Liste"), "dict_type": ("a mapping", "ei
 def _said(err: dict, path: tuple) -> tuple[str, str]:
     """A pydantic error as the GM would say it, in English and German (a check's
     own message, the last case, has English words only)."""
-    where = _where(path) or "the file"
+    where = place(path) or "the file"
     kind = err["type"]
     if kind == "missing":
         return f"{where} is missing", f"{where} fehlt"
@@ -136,7 +130,7 @@ def _said(err: dict, path: tuple) -> tuple[str, str]:
             model = _FIELDS[path[0]]
         known = sorted({f.alias or n for n, f in model.model_fields.items()})
         near = difflib.get_close_matches(str(path[-1]), known, n=1)
-        inside = f"{_where(path[:-1])}: " if len(path) > 1 else ""
+        inside = f"{place(path[:-1])}: " if len(path) > 1 else ""
         if near:
             return (f"{inside}unknown field '{path[-1]}' (did you mean '{near[0]}'?)",
                     f"{inside}unbekanntes Feld '{path[-1]}' (meintest du '{near[0]}'?)")
