@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from referee.app import config as config_mod
+from referee.app.cli_count import count
 from referee.app.cli_errors import Fail, Usage, run
 from referee.game_api import registry
 from referee.store.senders import SenderRecords
@@ -144,11 +145,6 @@ def poll(env, once):
     finally:
         service.source.close()
     click.echo(f"{count(report.mails, 'mail')} read{_outcomes(report.outcomes)}; {count(report.sent, 'mail')} sent")
-
-
-def count(n: int, noun: str) -> str:
-    """``1 mail``, ``2 mails``: every command's tally of what it read and sent (``referee gm`` too)."""
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _outcomes(outcomes: dict | None) -> str:

@@ -9,6 +9,7 @@ import shlex
 import click
 
 from referee.app import cli_talk
+from referee.app.cli_count import count
 from referee.app.cli_errors import Fail, Usage
 from referee.intake import checks
 
@@ -106,7 +107,6 @@ def _make(name: str, text: str, takes: str):
     @click.argument("args", nargs=-1, metavar=takes.upper() or None)
     @click.pass_context
     def command(ctx, args):
-        from referee.app.cli import count  # not at the top: cli imports this module
         env = ctx.find_root().obj
         match_id = ctx.parent.meta["match"]
         ref = env.referee()
