@@ -67,13 +67,22 @@ CloseReason = Literal["early", "complete", "deadline"]
 
 
 # -- parsing -------------------------------------------------------------------------
+class ScheduleError(ValueError):
+    """A schedule's fault in English (the message) and German (``german``): a GM reads it in
+    the match file's language."""
+
+    def __init__(self, english: str, german: str) -> None:
+        super().__init__(english)
+        self.german = german
+
+
 def parse_duration(value: Any) -> timedelta:
     """``"48h"``, ``"1d12h"``, ``"90m"``, ``"2w"``, ISO ``"PT2H"``, ``"01:30:00"``,
     a ``timedelta``, or a number of hours."""
     if isinstance(value, timedelta):
         return value
     if isinstance(value, bool):
-        raise ValueError("a duration such as '48h' or '7d'")
+        raise ScheduleError("a duration such as '48h' or '7d'", "eine Dauer wie '48h' oder '7d'")
     if isinstance(value, (int, float)):
         return timedelta(hours=value)
     text = str(value).strip().lower().replace(" ", "")
@@ -82,7 +91,8 @@ def parse_duration(value: Any) -> timedelta:
     try:
         return _TIMEDELTA.validate_python(str(value).strip())
     except ValueError:
-        raise ValueError(f"'{value}' is not a duration such as '48h', '7d' or '1d12h'") from None
+        raise ScheduleError(f"'{value}' is not a duration such as '48h', '7d' or '1d12h'",
+                            f"'{value}' ist keine Dauer wie '48h', '7d' oder '1d12h'") from None
 
 
 def parse_time(value: Any) -> TimeOfDay:
@@ -93,7 +103,7 @@ def parse_time(value: Any) -> TimeOfDay:
         return TimeOfDay(value // 60, value % 60)
     m = re.fullmatch(r"(\d{1,2})[:.](\d{2})(?::(\d{2}))?", str(value).strip())
     if not m:
-        raise ValueError(f"'{value}' is not a time of day such as '20:00'")
+        raise ScheduleError(f"'{value}' is not a time of day such as '20:00'", f"'{value}' ist keine Uhrzeit wie '20:00'")
     return TimeOfDay(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0))
 
 
@@ -102,7 +112,8 @@ def parse_weekday(value: Any) -> int:
         return value
     name = str(value).strip().lower().rstrip(".")
     if name not in _DAY_NAMES:
-        raise ValueError(f"'{value}' is not a weekday such as mon, thu or Montag")
+        raise ScheduleError(f"'{value}' is not a weekday such as mon, thu or Montag",
+                            f"'{value}' ist kein Wochentag wie Montag, Donnerstag oder mon")
     return _DAY_NAMES[name]
 
 
@@ -151,7 +162,8 @@ class Schedule(BaseModel):
         try:
             zone = ZoneInfo(zone_name)
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone '{zone_name}' (use e.g. Europe/Berlin)") from None
+            raise ScheduleError(f"unknown time zone '{zone_name}' (use e.g. Europe/Berlin)",
+                                f"unbekannte Zeitzone '{zone_name}' (etwa Europe/Berlin)") from None
         first = data.get("first_deadline")
         if isinstance(first, date) and not isinstance(first, datetime):
             first = datetime.combine(first, TimeOfDay(0))
@@ -159,7 +171,8 @@ class Schedule(BaseModel):
             try:
                 first = datetime.fromisoformat(first.strip())
             except ValueError:
-                raise ValueError(f"first_deadline '{first}' is not a date-time such as 2026-03-29 20:00") from None
+                raise ScheduleError(f"first_deadline '{first}' is not a date-time such as 2026-03-29 20:00",
+                                    f"first_deadline '{first}' ist kein Zeitpunkt wie 2026-03-29 20:00") from None
         if isinstance(first, datetime):
             data["first_deadline"] = localize(first, zone) if first.tzinfo is None else first.astimezone(zone)
         for name in ("period", "grace", "min_turn"):
@@ -181,22 +194,24 @@ class Schedule(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Schedule:
         if (self.period is None) == (self.weekdays is None):
-            raise ValueError("give either 'period' (e.g. 48h) or 'weekdays' with 'time', not both or neither")
+            raise ScheduleError("give either 'period' (e.g. 48h) or 'weekdays' with 'time', not both or neither",
+                                "gib entweder 'period' (etwa 48h) oder 'weekdays' mit 'time' an, nicht beides und nicht keins")
         if self.period is not None and self.period <= timedelta(0):
-            raise ValueError("'period' must be positive")
+            raise ScheduleError("'period' must be positive", "'period' muss größer als null sein")
         if self.weekdays is not None and not self.weekdays:
-            raise ValueError("'weekdays' needs at least one day")
+            raise ScheduleError("'weekdays' needs at least one day", "'weekdays' braucht mindestens einen Tag")
         if self.weekdays is not None and self.time is None and self.first_deadline is None:
-            raise ValueError("'weekdays' needs a 'time' such as 20:00")
+            raise ScheduleError("'weekdays' needs a 'time' such as 20:00", "'weekdays' braucht eine 'time' wie 20:00")
         if self.grace < timedelta(0) or any(r <= timedelta(0) for r in self.reminders):
-            raise ValueError("'grace' must not be negative and reminders must be positive")
+            raise ScheduleError("'grace' must not be negative and reminders must be positive",
+                                "'grace' darf nicht negativ sein, und Erinnerungen müssen größer als null sein")
         return self
 
     @field_validator("first_deadline")
     @classmethod
     def _aware(cls, value: datetime | None) -> datetime | None:
         if value is not None and value.tzinfo is None:
-            raise ValueError("first_deadline needs a time zone")
+            raise ScheduleError("first_deadline needs a time zone", "first_deadline braucht eine Zeitzone")
         return value
 
     # -- basics ---------------------------------------------------------------------

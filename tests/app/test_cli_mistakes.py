@@ -77,6 +77,25 @@ def test_new_says_the_problems_in_the_files_language(folder, capsys, lang, head,
     assert main(["status"]) == 0 and "no matches" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("schedule, en, de", [
+    ("{period: 48h, weekdays: [mon]}", "give either 'period' (e.g. 48h) or 'weekdays' with 'time', not both or neither",
+     "gib entweder 'period' (etwa 48h) oder 'weekdays' mit 'time' an, nicht beides und nicht keins"),
+    ("{period: soon}", "'soon' is not a duration such as '48h', '7d' or '1d12h'",
+     "'soon' ist keine Dauer wie '48h', '7d' oder '1d12h'"),
+    ("{weekdays: [funday], time: '20:00'}", "'funday' is not a weekday such as mon, thu or Montag",
+     "'funday' ist kein Wochentag wie Montag, Donnerstag oder mon"),
+])
+def test_a_faulty_schedule_is_said_in_the_files_language(folder, capsys, schedule, en, de):
+    main(["init"])
+    capsys.readouterr()
+    for lang, words in (("en", en), ("de", de)):
+        text = MATCH_FILE.replace("lang: en", f"lang: {lang}").replace("schedule: {period: 48h, reminders: [12h]}",
+                                                                       f"schedule: {schedule}")
+        (folder / "bad.yaml").write_text(text)
+        assert main(["new", "bad.yaml"]) == 1
+        assert words in capsys.readouterr().err, lang
+
+
 def test_new_with_a_missing_match_file_is_a_usage_error(folder, capsys):
     assert "nosuch.yaml" in plain(capsys, 2, main(["new", "nosuch.yaml"]))
 

@@ -201,7 +201,9 @@ def _schedule(data: dict, now: datetime, timing_of, add) -> None:
         for err in e.errors():
             field = [str(p) for p in err["loc"]]
             path = ("schedule", *field) if field and field[0] in schedule else (("timezone",) if "timezone" in field else ("schedule",))
-            add(path, f"schedule{'.' + '.'.join(field) if field else ''}: {err['msg'].removeprefix('Value error, ')}")
+            where = f"schedule{'.' + '.'.join(field) if field else ''}: "
+            german = getattr((err.get("ctx") or {}).get("error"), "german", None)   # a ScheduleError's
+            add(path, where + err["msg"].removeprefix("Value error, "), where + german if german else None)
         return
     except Exception as e:
         add(("schedule",), f"schedule: {checks.echo(str(e), 200)}")
