@@ -79,11 +79,11 @@ def line(res: ArenaResult, strength: str) -> str:
             + (f"  REFUSED {res.refused}" if res.refused else ""))
 
 
-def why(res: ArenaResult) -> str:
+def why(res: ArenaResult, digits: int = 0) -> str:
     """How the matches no seat won ended, by the outcome's reason (the Ratsspiel: korruption,
     a common defeat; wahl or machtuebernahme, a non-player councillor's win)."""
     games = len(res.lengths)
-    said = [f"{reason or '?'} {n / games:.0%}" for reason, n in sorted(res.unwon_why.items())]
+    said = [f"{reason or '?'} {n / games:.{digits}%}" for reason, n in sorted(res.unwon_why.items())]
     return f" ({', '.join(said)})" if said else ""
 
 
@@ -93,7 +93,7 @@ def random_line(res: ArenaResult) -> str:
     common defeat, or a non-player councillor's win)."""
     games = len(res.lengths)
     firsts = sum(t.wins for t in res.by_strategy.values())
-    return (f"{res.game:21} {res.players}p {games:4} games  all random: no seat won {res.unwon / games:6.1%}{why(res)}, "
+    return (f"{res.game:21} {res.players}p {games:4} games  all random: no seat won {res.unwon / games:6.1%}{why(res, 1)}, "
             f"a seat came first in {firsts / games:6.1%} ({firsts / games / res.players:5.1%} each; "
             f"the bot's target {target(res.players):4.0%})")
 
