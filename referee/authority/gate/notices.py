@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from referee.authority.gate.holds import holds
 from referee.authority.gate.orders import orders_text
-from referee.authority.matches.bot_seats import other_bots
 from referee.authority.matches.dropouts import seat_lines
-from referee.authority.matches.position import position_text, summary_text
-from referee.authority.order_mail import rules_for_mail
+from referee.authority.matches.observers import welcome_observer
+from referee.authority.matches.position import position_text
 
 
 class Notices:
@@ -59,15 +58,9 @@ class Notices:
 
     def observer_welcome(self, match: dict, email: str, lang: str | None) -> None:
         """An observer added by the GM: what the match is, the game in brief, the position now."""
-        rules = self.lookups.rules(match)
-        lang = lang or self.lookups.lang_of(match)
         turn = self.store.current_turn(match["id"])
-        subject, text = self.renderer.mail(
-            "observer_welcome", lang, match=self.lookups.match_ctx(match, rules), summary=summary_text(rules, lang),
-            rules_for_players=rules_for_mail(rules, lang, self.lookups.settings.site_url, match["id"]),
-            position=self._position(match, rules, rules.load(turn["state"]), turn, None, lang),
-            bots=other_bots(self.store, match["id"], ""))
-        self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
+        rules = self.lookups.rules(match)
+        welcome_observer(self, match, turn, rules, rules.load(turn["state"]), email, lang)
 
     def replaced(self, match: dict, turn: dict, before: dict, to_bot: bool = False) -> None:
         """The player whose seat the GM gave to another address (``to_bot``: to a bot) is

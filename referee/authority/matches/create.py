@@ -9,6 +9,7 @@ from referee.authority import keys
 from referee.authority.matches import seating
 from referee.authority.matches.bot_seats import add_seats, bot_marks, other_bots
 from referee.authority.matches.match_file import Created, MatchError, load_spec, within_the_calendar
+from referee.authority.matches.observers import welcome_observer
 from referee.authority.matches.position import position_text, summary_text
 from referee.authority.matches.spec import MatchSpec
 from referee.authority.matches.talk_spec import press_options
@@ -72,7 +73,7 @@ class Matches:
                 self.welcome(match, turn, rules, state, p, player_keys[p["id"]], "welcome")
             self._gm_welcome(match, turn, gm_key)
             for o in self.store.observers(spec.id):   # the match file's observers: welcomed like one the GM adds
-                self._observer_welcome(match, turn, rules, state, o["email"], o["lang"])
+                welcome_observer(self, match, turn, rules, state, o["email"], o["lang"])
             self.archive.write_match(spec.id, self.match_record(match, rules, state))
         return Created(spec.id, gm_key)
 
@@ -120,18 +121,6 @@ class Matches:
             players=self.store.players(match["id"]), deadline=self.lookups.deadline_info(match, turn, lang),
             address=self.settings.address, status=match["status"])
         self.queue.queue(f"gm_welcome:{match['id']}", match["id"], match["gm_email"], subject, text)
-
-    def _observer_welcome(self, match: dict, turn: dict, rules, state, email: str, lang: str | None) -> None:
-        lang = lang or self.lookups.lang_of(match)
-        ctx = self.lookups.match_ctx(match, rules)
-        subject, text = self.renderer.mail(
-            "observer_welcome", lang, match=ctx, summary=summary_text(rules, lang),
-            rules_for_players=rules_for_mail(rules, lang, self.settings.site_url, match["id"]),
-            position=position_text(self.renderer, rules, ctx, state, None, lang, turn["number"] - 1,
-                                   self.lookups.names(match["id"])),
-            bots=other_bots(self.store, match["id"], ""))
-        # the same key as notices.observer_welcome: an observer is welcomed once
-        self.queue.queue(f"observer_welcome:{match['id']}:{email}", match["id"], email, subject, text)
 
     def start(self, match_id: str) -> None:
         """Start a match created with ``start: manual``: the first deadline runs from now."""
