@@ -140,9 +140,13 @@ def test_bot_seat_rotates_and_every_bot_order_is_accepted():
     assert times["seat1"] and not times["seat2"]
 
 
-def test_arena_plays_the_options_of_a_match_file(capsys, tmp_path):
+@pytest.mark.parametrize("content", [
+    "id: try\ngame: nations_dice\noptions:\n  variant: accelerated\n",
+    "id: try\ngame: nations_dice\n",   # no options: the game's own, as `referee new` plays it
+])
+def test_arena_plays_the_options_of_a_match_file(capsys, tmp_path, content):
     match = tmp_path / "match.yaml"
-    match.write_text("id: try\ngame: nations_dice\noptions:\n  variant: accelerated\n", encoding="utf-8")
+    match.write_text(content, encoding="utf-8")
     code, out, err = run(capsys, "nations_dice", "--games", "1", "--strength", "fast", "--options", str(match))
     assert code == 0, err
     assert "bot:fast" in out
@@ -171,11 +175,3 @@ def test_arena_refuses_a_missing_options_file(capsys, tmp_path):
     assert code == 2 and "cannot be used: there is no such file" in err
     code, _, err = run(capsys, "nations_dice", "--options", str(tmp_path), "--lang", "de")
     assert code == 2 and "ist nicht verwendbar: sie ist nicht lesbar (ein Ordner, oder nicht erlaubt)" in err
-
-
-def test_arena_plays_a_match_file_without_options_as_referee_new_does(capsys, tmp_path):
-    match = tmp_path / "match.yaml"
-    match.write_text("id: try\ngame: nations_dice\n", encoding="utf-8")
-    code, out, err = run(capsys, "nations_dice", "--games", "1", "--strength", "fast", "--options", str(match))
-    assert code == 0, err
-    assert "bot:fast" in out
